@@ -1,0 +1,142 @@
+"""Timing of the end-game scoring algorithms on random, loop-rich Ticket to Ride–like networks.
+
+Run with ``python benchmarks/scoring_algorithms.py [--runs N] [--seed S]``. Everything is seeded, so
+figures are comparable between changes. The base map is a random planar graph on 47 cities (like
+Europe) built greedily from short non-crossing segments; player networks are connected subgraphs
+grown from a random city with a strong preference for routes that close a loop, which is what makes
+the longest-trail search expensive.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+from tracklayer.ttr.stations import best_station_assignment
+from tracklayer.ttr.trail import longest_trail
+
+Edge = tuple[int, int, int]
+
+
+def _crosses(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float], s: tuple[float, float]) -> bool:
+    """Proper intersection of segments pq and rs (shared endpoints do not count)."""
+
+    def orient(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    if p in (r, s) or q in (r, s):
+        return False
+    d1, d2 = orient(p, q, r), orient(p, q, s)
+    d3, d4 = orient(r, s, p), orient(r, s, q)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+def planar_map(rng: random.Random, cities: int = 47, routes: int = 95) -> list[Edge]:
+    """A random planar-ish map: the shortest non-crossing segments, lengths 1–8 by distance."""
+    pts = [(rng.random(), rng.random()) for _ in range(cities)]
+    pairs = sorted(
+        ((pts[a][0] - pts[b][0]) ** 2 + (pts[a][1] - pts[b][1]) ** 2, a, b)
+        for a in range(cities)
+        for b in range(a + 1, cities)
+    )
+    chosen: list[tuple[int, int]] = []
+    for _, a, b in pairs:
+        if len(chosen) == routes:
+            break
+        if all(not _crosses(pts[a], pts[b], pts[c], pts[d]) for c, d in chosen):
+            chosen.append((a, b))
+    # Sparse, large city ids on purpose: the algorithms must not assume 0..n-1.
+    return [(1000 + 7 * a, 1000 + 7 * b, rng.randint(1, 8)) for a, b in chosen]
+
+
+def grow_network(rng: random.Random, world: Sequence[Edge], size: int, loopiness: float) -> list[Edge]:
+    """A connected subgraph of ``size`` routes, closing loops with probability ``loopiness``."""
+    start = rng.choice(world)[0]
+    cities = {start}
+    taken: set[int] = set()
+    while len(taken) < size:
+        frontier = [i for i, (a, b, _) in enumerate(world) if i not in taken and (a in cities or b in cities)]
+        if not frontier:
+            break
+        closing = [i for i in frontier if world[i][0] in cities and world[i][1] in cities]
+        pick = rng.choice(closing) if closing and rng.random() < loopiness else rng.choice(frontier)
+        taken.add(pick)
+        cities.update(world[pick][:2])
+    order = sorted(taken)
+    rng.shuffle(order)
+    return [world[i] for i in order]
+
+
+def _stats(samples: Sequence[float]) -> str:
+    ms = sorted(s * 1000.0 for s in samples)
+    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    return (
+        f"mean {statistics.fmean(ms):8.4f}  p50 {statistics.median(ms):8.4f}  "
+        f"p99 {p99:8.4f}  max {ms[-1]:8.4f}  (ms, n={len(ms)})"
+    )
+
+
+def _time(fn: Callable[[], object], repeat: int) -> float:
+    """Best-of-``repeat`` wall time of one call, to strip scheduler noise from per-case figures."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def bench_trail(rng: random.Random, world: Sequence[Edge], runs: int, sizes: tuple[int, int], loopiness: float) -> None:
+    samples = []
+    worst: tuple[float, int] = (0.0, 0)
+    for _ in range(runs):
+        net = grow_network(rng, world, rng.randint(*sizes), loopiness)
+        t = _time(lambda net=net: longest_trail(net), 3)
+        samples.append(t)
+        worst = max(worst, (t, len(net)))
+    print(f"longest_trail {sizes[0]}-{sizes[1]} routes, loopiness {loopiness:.1f}: {_stats(samples)}")
+    print(f"    slowest case had {worst[1]} routes")
+
+
+def bench_stations(rng: random.Random, world: Sequence[Edge], runs: int) -> None:
+    samples = []
+    all_cities = sorted({c for a, b, _ in world for c in (a, b)})
+    for _ in range(runs):
+        net = grow_network(rng, world, rng.randint(15, 22), 0.5)
+        own_ids = {id(e) for e in net}
+        own = [(a, b) for a, b, _ in net]
+        own_cities = sorted({c for a, b in own for c in (a, b)})
+        stations = []
+        for city in rng.sample(all_cities, 3):
+            cands = [(a, b, rid) for rid, (a, b, ln) in enumerate(world) if city in (a, b) and id(world[rid]) not in own_ids]
+            _ = ln
+            stations.append(cands[:6])
+        tickets = []
+        for _t in range(10):
+            pool = own_cities if rng.random() < 0.6 else all_cities
+            a, b = rng.sample(pool, 2)
+            tickets.append((a, b, rng.randint(5, 21)))
+        t = _time(lambda own=own, st=stations, tk=tickets: best_station_assignment(own, st, tk), 3)
+        samples.append(t)
+    print(f"best_station_assignment 3 stations, <=6 candidates, 10 tickets: {_stats(samples)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=2024)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    world = planar_map(rng)
+    print(f"map: 47 cities, {len(world)} routes, seed {args.seed}")
+    bench_trail(rng, world, args.runs, (8, 20), 0.3)
+    bench_trail(rng, world, args.runs, (20, 30), 0.5)
+    bench_trail(rng, world, args.runs, (25, 30), 0.9)
+    bench_stations(rng, world, args.runs)
+
+
+if __name__ == "__main__":
+    main()

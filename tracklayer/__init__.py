@@ -1,0 +1,32 @@
+"""tracklayer: rules engines, bots and play for rail-building board games.
+
+``new_game`` / ``load_game`` are the one door to every game family; see the README for a tour.
+"""
+
+from tracklayer.core.errors import (
+    GameDataError,
+    IllegalAction,
+    MapError,
+    NotationError,
+    TracklayerError,
+    UnknownName,
+)
+from tracklayer.core.registry import games, load_game, new_game
+from tracklayer.core.registry import register as _register
+from tracklayer.ttr.game import GAMES as _TTR_GAMES
+from tracklayer.ttr.game import load_ttr_game, new_ttr_game
+
+_register(_TTR_GAMES, new_ttr_game, load_ttr_game)
+
+__all__ = [
+    "GameDataError",
+    "IllegalAction",
+    "MapError",
+    "NotationError",
+    "TracklayerError",
+    "UnknownName",
+    "games",
+    "load_game",
+    "new_game",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,48 @@
+"""Finding and reading map data files.
+
+Maps ship inside the package (``tracklayer/maps/data``) so the engine needs no checkout beside it;
+a user can also point at a JSON file of their own. Either way a broken file fails here with the
+file's name and the JSON position, before any family-specific validation runs.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from tracklayer.core.errors import MapError
+
+_DATA = "data"
+
+
+def builtin_maps() -> list[str]:
+    """Names of the maps shipped with the package (file stems)."""
+    folder = resources.files("tracklayer.maps").joinpath(_DATA)
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+def read_map(name_or_path: str | Path) -> tuple[dict[str, Any], str]:
+    """Return ``(data, source)`` for a built-in map name or a path to a JSON file."""
+    path = Path(name_or_path)
+    if path.suffix == ".json" or path.exists():
+        source = str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise MapError(f"{source}: cannot read map file ({exc.strerror or exc})") from exc
+    else:
+        name = str(name_or_path)
+        entry = resources.files("tracklayer.maps").joinpath(_DATA, f"{name}.json")
+        if not entry.is_file():
+            raise MapError(f"unknown map {name!r}; built-in maps: {', '.join(builtin_maps())}")
+        source = f"{name}.json"
+        text = entry.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MapError(f"{source}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
+    if not isinstance(data, dict):
+        raise MapError(f"{source}: the top level must be a JSON object, not {type(data).__name__}")
+    return data, source

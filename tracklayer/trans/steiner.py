@@ -1,0 +1,354 @@
+"""Exact minimum Steiner trees for Trans Europa / Trans America scoring.
+
+At the end of a round every player who did not connect all their cities scores by "the fewest rails
+they would still need". That number is the weight of a minimum Steiner tree whose terminals are the
+player's start-marker point and their city points, where built segments are free. The rules demand
+the exact value (a heuristic could cost a player prestige points), so this module implements the
+Erickson–Monma–Veinott formulation of the Dreyfus–Wagner dynamic programme, which is exact and
+polynomial for a fixed number of terminals (at most 6 in the game, up to about 8 supported well).
+
+The function works on plain integer graph data so that it does not depend on how the game engine
+represents the board; the engine converts its board to point ids and edge ids.
+
+Speed comes from four things, because scoring runs for every player every round and bots call it
+inside search:
+
+* Built (zero-cost) segments are contracted first: a whole built network becomes one node, so
+  terminals already joined collapse into one and the remaining graph only has positive costs.
+* Fixing one terminal as the root means the subset DP runs over the other k-1 terminals only; the
+  root's own shortest-path distances finish the last subset without a full relaxation.
+* The subset merge step is done column-wise with ``map`` over whole label lists, which keeps the
+  inner loop in C instead of a Python loop over nodes.
+* No back-pointers are stored during the DP. One optimal tree is recovered afterwards by checking
+  which choice attains each stored label; that touches only the nodes of the final tree.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from operator import add
+
+__all__ = ["SteinerInfeasibleError", "min_steiner"]
+
+# Larger than any reachable label: labels are sums of at most (points x terminals) edge costs, and
+# Python ints never overflow, so sums of two INF values simply stay >= INF.
+_INF = 1 << 62
+
+
+class SteinerInfeasibleError(ValueError):
+    """Raised when unusable lines leave some terminals in different parts of the board.
+
+    Raising is safer than returning a sentinel number: a silently huge "missing rails" count would
+    quietly score 0 prestige, while a disconnected board is a bug in the caller's special-card
+    handling and should be noticed.
+    """
+
+
+def min_steiner(
+    n_points: int,
+    adjacency: Sequence[Sequence[tuple[int, int]]],
+    edge_cost: Sequence[int | None],
+    terminals: Sequence[int],
+) -> tuple[int, list[int]]:
+    """Return (minimum total cost, edge ids of one optimal tree, only edges with cost > 0).
+
+    ``adjacency[p]`` lists ``(neighbour point, edge id)`` for point ``p``; every undirected edge is
+    expected in both endpoints' lists (an edge listed only once still works in both directions).
+    ``edge_cost[e]`` is 0 for a built segment, 1 or 2 for a free single or double line; any other
+    non-negative integer works too. ``None`` marks an unusable line (for special rules that forbid
+    lines): such edges are ignored entirely. ``terminals`` may contain duplicates.
+
+    Only positive-cost edges are returned because those are the rails still missing, which is what a
+    UI draws; the zero-cost edges that the tree uses are the already-built network. The edge ids are
+    sorted so the result is deterministic for tests and replays.
+
+    Raises ``SteinerInfeasibleError`` if the usable lines do not connect all terminals, and
+    ``ValueError`` for malformed input (negative cost, point id out of range).
+    """
+    if len(adjacency) != n_points:
+        raise ValueError(f"adjacency has {len(adjacency)} entries for {n_points} points")
+    for t in terminals:
+        if not 0 <= t < n_points:
+            raise ValueError(f"terminal {t} is not a point id in 0..{n_points - 1}")
+
+    comp, n_nodes = _contract_zero_edges(n_points, adjacency, edge_cost)
+    term_nodes = list(dict.fromkeys(comp[t] for t in terminals))
+    if len(term_nodes) <= 1:
+        return 0, []
+
+    adj, edge_of = _contracted_graph(n_points, adjacency, edge_cost, comp, n_nodes)
+    cost, arcs = _steiner_on_positive_graph(n_nodes, adj, term_nodes)
+    edges = sorted(edge_of[_pair_key(u, v, n_nodes)] for u, v in arcs)
+    return cost, edges
+
+
+def _contract_zero_edges(
+    n_points: int,
+    adjacency: Sequence[Sequence[tuple[int, int]]],
+    edge_cost: Sequence[int | None],
+) -> tuple[list[int], int]:
+    """Map each point to a node id where points joined by built segments share one node.
+
+    Built rails are free and any player may use them, so a built network behaves exactly like a
+    single point for the missing-rail count; collapsing it shrinks the DP and removes zero-weight
+    edges, which the reconstruction relies on (every step along a path strictly lowers the label).
+    """
+    comp = [-1] * n_points
+    n_nodes = 0
+    for start in range(n_points):
+        if comp[start] != -1:
+            continue
+        comp[start] = n_nodes
+        stack = [start]
+        while stack:
+            p = stack.pop()
+            for q, e in adjacency[p]:
+                c = edge_cost[e]
+                if c is None:
+                    continue
+                if c < 0:
+                    raise ValueError(f"edge {e} has negative cost {c}")
+                if not 0 <= q < n_points:
+                    raise ValueError(f"edge {e} leads to point {q}, not in 0..{n_points - 1}")
+                if c == 0 and comp[q] == -1:
+                    comp[q] = n_nodes
+                    stack.append(q)
+        n_nodes += 1
+    return comp, n_nodes
+
+
+def _contracted_graph(
+    n_points: int,
+    adjacency: Sequence[Sequence[tuple[int, int]]],
+    edge_cost: Sequence[int | None],
+    comp: list[int],
+    n_nodes: int,
+) -> tuple[list[list[tuple[int, int]]], dict[int, int]]:
+    """Build the positive-cost graph between contracted nodes, keeping the cheapest parallel line.
+
+    After contraction two nodes may be joined by several lines (e.g. two built networks that run
+    side by side); only the cheapest can be in an optimal tree, and keeping one keeps the Dijkstra
+    loops short. The returned map gives the original edge id to report per node pair, keyed by
+    ``_pair_key`` (an int key hashes faster than a tuple, and this loop touches every line).
+    """
+    best: dict[int, tuple[int, int]] = {}
+    for p in range(n_points):
+        cp = comp[p]
+        for q, e in adjacency[p]:
+            c = edge_cost[e]
+            if not c:
+                continue  # unusable (None) or built (0, already contracted)
+            cq = comp[q]
+            if cp == cq:
+                continue
+            key = cp * n_nodes + cq if cp < cq else cq * n_nodes + cp
+            old = best.get(key)
+            if old is None or (c, e) < old:
+                best[key] = (c, e)
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(n_nodes)]
+    edge_of: dict[int, int] = {}
+    for key, (c, e) in best.items():
+        u, v = divmod(key, n_nodes)
+        adj[u].append((v, c))
+        adj[v].append((u, c))
+        edge_of[key] = e
+    return adj, edge_of
+
+
+def _pair_key(u: int, v: int, n_nodes: int) -> int:
+    """Order-independent int key of a node pair, matching ``_contracted_graph``'s map."""
+    return u * n_nodes + v if u < v else v * n_nodes + u
+
+
+# Above this edge cost Dial's buckets would mostly be empty, so the heap is faster and safer.
+_MAX_BUCKET_COST = 16
+
+
+def _relax_buckets(labels: list[int], adj: list[list[tuple[int, int]]]) -> list[int]:
+    """Multi-source Dijkstra: lower every label to min over u of (labels[u] + dist(u, v)).
+
+    This is the "grow a path from the best merge point" half of the EMV recurrence, and the hot
+    loop of the whole solver. Board costs are tiny integers (1 or 2), so Dial's buckets replace the
+    heap: labels span only a few dozen values, and list appends are about twice as fast as heap
+    pushes and pops in CPython.
+    """
+    dist = labels[:]
+    finite = [d for d in dist if d < _INF]
+    if not finite:
+        return dist  # a merge of terminals in different parts of a disconnected board
+    base = min(finite)
+    buckets: list[list[int]] = [[] for _ in range(max(finite) - base + 1)]
+    for v, d in enumerate(dist):
+        if d < _INF:
+            buckets[d - base].append(v)
+    i = 0
+    while i < len(buckets):
+        d = i + base
+        for v in buckets[i]:
+            if dist[v] != d:
+                continue  # stale entry: v was lowered after it was put here
+            for u, w in adj[v]:
+                nd = d + w
+                if nd < dist[u]:
+                    dist[u] = nd
+                    j = nd - base
+                    while j >= len(buckets):
+                        buckets.append([])
+                    buckets[j].append(u)
+        i += 1
+    return dist
+
+
+def _relax_heap(labels: list[int], adj: list[list[tuple[int, int]]]) -> list[int]:
+    """Same as ``_relax_buckets`` for callers with large costs, where buckets would waste memory."""
+    dist = labels[:]
+    heap = [(d, v) for v, d in enumerate(dist) if d < _INF]
+    heapq.heapify(heap)
+    pop = heapq.heappop
+    push = heapq.heappush
+    while heap:
+        d, v = pop(heap)
+        if d > dist[v]:
+            continue
+        for u, w in adj[v]:
+            nd = d + w
+            if nd < dist[u]:
+                dist[u] = nd
+                push(heap, (nd, u))
+    return dist
+
+
+def _steiner_on_positive_graph(
+    n: int,
+    adj: list[list[tuple[int, int]]],
+    term_nodes: list[int],
+) -> tuple[int, list[tuple[int, int]]]:
+    """Run the EMV subset DP on a graph with positive costs; return (cost, tree arcs).
+
+    ``dp[S][v]`` is the cheapest tree spanning the non-root terminals in bitmask ``S`` plus node
+    ``v``; ``seed[S][v]`` is its value restricted to trees in which ``v`` joins two subtrees (or,
+    for a single terminal, the tree that is just that terminal). ``dp[S]`` is ``seed[S]`` relaxed
+    along shortest paths. Both are kept so the tree can be rebuilt without back-pointers.
+    """
+    max_cost = max((w for arcs in adj for _, w in arcs), default=0)
+    relax = _relax_buckets if max_cost <= _MAX_BUCKET_COST else _relax_heap
+    root = term_nodes[0]
+    others = term_nodes[1:]
+    k = len(others)
+    full = (1 << k) - 1
+
+    dp: list[list[int]] = [[] for _ in range(full + 1)]
+    seed: list[list[int]] = [[] for _ in range(full + 1)]
+    for i, t in enumerate(others):
+        s = [_INF] * n
+        s[t] = 0
+        seed[1 << i] = s
+        # With one non-root terminal the root's distances alone give the answer.
+        dp[1 << i] = relax(s, adj) if k > 1 else s
+
+    root_seed = [_INF] * n
+    root_seed[root] = 0
+    root_dist = relax(root_seed, adj)
+
+    # Masks in increasing numeric order visit every proper subset before its superset.
+    for mask in range(1, full + 1):
+        if mask & (mask - 1) == 0:
+            continue
+        seed[mask] = _merge(mask, dp)
+        if mask != full:
+            dp[mask] = relax(seed[mask], adj)
+
+    # The full subset only needs its value at the root, and dp[full][root] = min over v of
+    # seed[full][v] + dist(v, root); the root's own distances give that without another Dijkstra.
+    seed_full = seed[full]
+    best_v = min(range(n), key=lambda v: seed_full[v] + root_dist[v])
+    cost = seed_full[best_v] + root_dist[best_v]
+    if cost >= _INF:
+        raise SteinerInfeasibleError("the usable lines do not connect all terminals")
+
+    arcs: list[tuple[int, int]] = []
+    _walk_down(root_dist, root_seed, best_v, adj, arcs)
+    # best_v was chosen as a merge point (or is the lone terminal), so the full subset's labels
+    # are its seeds: rebuilding starts with the split at best_v and no path walk.
+    dp[full] = seed_full
+    _rebuild(full, best_v, dp, seed, adj, arcs)
+    return cost, arcs
+
+
+def _merge(mask: int, dp: list[list[int]]) -> list[int]:
+    """Cheapest way to join the terminals of ``mask`` at each node from two disjoint subtrees.
+
+    Only splits whose first part holds the lowest terminal are tried, since the other half of the
+    splits are the same pairs swapped. Working on whole columns keeps the per-node loop in C.
+    """
+    low = mask & -mask
+    rest = mask ^ low
+    sums = []
+    sub = rest
+    while True:
+        part = sub | low
+        if part != mask:
+            sums.append(map(add, dp[part], dp[mask ^ part]))
+        if sub == 0:
+            break
+        sub = (sub - 1) & rest
+    return list(map(min, *sums)) if len(sums) > 1 else list(sums[0])
+
+
+def _walk_down(
+    dist: list[int],
+    seed: list[int],
+    v: int,
+    adj: list[list[tuple[int, int]]],
+    arcs: list[tuple[int, int]],
+) -> int:
+    """Follow a shortest path from ``v`` back to where its label was seeded; return that node.
+
+    Any neighbour whose label plus the edge cost equals ``v``'s label lies on an optimal path.
+    Costs are positive after contraction, so labels strictly drop and the walk ends.
+    """
+    while dist[v] != seed[v]:
+        dv = dist[v]
+        for u, w in adj[v]:
+            if dist[u] + w == dv:
+                arcs.append((v, u))
+                v = u
+                break
+        else:  # pragma: no cover - impossible if dist came from relaxing seed
+            raise AssertionError("inconsistent Steiner labels")
+    return v
+
+
+def _rebuild(
+    mask: int,
+    v: int,
+    dp: list[list[int]],
+    seed: list[list[int]],
+    adj: list[list[tuple[int, int]]],
+    arcs: list[tuple[int, int]],
+) -> None:
+    """Recover the tree behind ``dp[mask][v]`` by re-finding which choice attained each label.
+
+    Storing a back-pointer per (subset, node) would cost a Python-level loop in the merge step;
+    re-deriving it here only costs work proportional to the size of the final tree.
+    """
+    stack = [(mask, v)]
+    while stack:
+        mask, v = stack.pop()
+        v = _walk_down(dp[mask], seed[mask], v, adj, arcs)
+        if mask & (mask - 1) == 0:
+            continue  # reached the terminal itself
+        target = seed[mask][v]
+        low = mask & -mask
+        rest = mask ^ low
+        sub = rest
+        while True:
+            part = sub | low
+            if part != mask and dp[part][v] + dp[mask ^ part][v] == target:
+                stack.append((part, v))
+                stack.append((mask ^ part, v))
+                break
+            if sub == 0:  # pragma: no cover - impossible if seed came from _merge
+                raise AssertionError("inconsistent Steiner labels")
+            sub = (sub - 1) & rest

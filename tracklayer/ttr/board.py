@@ -1,0 +1,386 @@
+"""Ticket to Ride boards: map data validated and turned into integer-indexed, immutable tables.
+
+The engine's hot paths (legal actions, claims, scoring) index lists by small ints, so names are
+resolved once here. Europe and New York differ only in the data: which features exist (tunnels,
+ferries, stations, longest path, attractions), constants, and the ticket variants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tracklayer.core.errors import MapError
+from tracklayer.core.names import NameIndex
+from tracklayer.maps.loader import read_map
+
+GRAY = -1
+RETURN_MODES = ("box", "under", "under_shuffled")
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    index: int  # position in Board.routes (the engine's id)
+    data_id: int  # id in the map file
+    a: int
+    b: int
+    length: int
+    color: int  # colour index, or GRAY
+    tunnel: bool
+    locomotives: int  # ferry locomotive symbols (0 = not a ferry)
+    twins: tuple[int, ...]  # other lanes of the same double route (engine ids)
+    identical_to: int  # lowest-id twin with the same colour/length/kind, else own index
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    index: int
+    id: str
+    a: int
+    b: int
+    points: int
+    long: bool
+    logos: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InitialDeal:
+    long: int
+    regular: int
+    min_keep: int
+    max_keep_long: int
+    returned: str  # "box" | "under" | "under_shuffled"
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    name: str
+    title: str
+    logos: tuple[str, ...]
+    long_tickets: bool
+    initial: InitialDeal
+    draw_count: int
+    draw_min_keep: int
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    tunnels: bool
+    ferries: bool
+    stations: bool
+    longest_path: bool
+    attractions: bool
+
+
+@dataclass(eq=False)
+class Board:
+    key: str
+    name: str
+    source: str
+    min_players: int
+    max_players: int
+    cities: tuple[str, ...]
+    city_display: tuple[str, ...]
+    city_xy: tuple[tuple[float, float], ...]
+    attractions: frozenset[int]
+    big_cities: frozenset[int]
+    city_index: NameIndex
+    colors: tuple[str, ...]
+    per_color: int
+    locomotives: int
+    locomotive_name: str
+    routes: tuple[Route, ...]
+    route_points: Mapping[int, int]
+    tickets: tuple[Ticket, ...]
+    wagons: int
+    stations: int
+    station_costs: tuple[int, ...]
+    unused_station_points: int
+    longest_path_bonus: int
+    attraction_points: int
+    starting_hand: int
+    face_up: int
+    loco_reset: int
+    end_trigger: int
+    closed_with_players: frozenset[int]
+    features: Features
+    variants: Mapping[str, Variant]
+    default_variant: str
+    city_routes: tuple[tuple[int, ...], ...] = field(init=False)
+    routes_between: Mapping[tuple[int, int], tuple[int, ...]] = field(init=False)
+    route_score: tuple[int, ...] = field(init=False)  # points by route index
+    ticket_by_id: Mapping[str, int] = field(init=False)
+    _actions: Any = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        per_city: list[list[int]] = [[] for _ in self.cities]
+        between: dict[tuple[int, int], list[int]] = {}
+        for r in self.routes:
+            per_city[r.a].append(r.index)
+            per_city[r.b].append(r.index)
+            between.setdefault((min(r.a, r.b), max(r.a, r.b)), []).append(r.index)
+        self.city_routes = tuple(tuple(x) for x in per_city)
+        self.routes_between = {k: tuple(v) for k, v in between.items()}
+        self.route_score = tuple(self.route_points[r.length] for r in self.routes)
+        self.ticket_by_id = {t.id.casefold(): t.index for t in self.tickets}
+
+    @property
+    def loco(self) -> int:
+        """Card index of the wild card (locomotive / taxi): after the colours."""
+        return len(self.colors)
+
+    @property
+    def actions(self) -> Any:
+        """The board's interned action table (built on first use; see ``ttr.actions``)."""
+        if self._actions is None:
+            from tracklayer.ttr.actions import ActionTable
+
+            self._actions = ActionTable(self)
+        return self._actions
+
+    def card_name(self, card: int) -> str:
+        return self.locomotive_name if card == self.loco else self.colors[card]
+
+    def color_name(self, color: int) -> str:
+        return "gray" if color == GRAY else self.colors[color]
+
+    def route_label(self, index: int) -> str:
+        """Notation of a route: ``A-B``, plus ``/colour`` where lanes of a double differ."""
+        r = self.routes[index]
+        text = f"{self.cities[r.a]}-{self.cities[r.b]}"
+        if r.twins and any(self.routes[t].identical_to != r.identical_to for t in r.twins):
+            text += f"/{self.color_name(r.color)}"
+        return text
+
+    def tickets_for(self, variant: Variant, extra: Iterable[Ticket] = ()) -> tuple[list[int], list[int]]:
+        """(long, regular) ticket indices that a variant plays with."""
+        long: list[int] = []
+        regular: list[int] = []
+        for t in (*self.tickets, *extra):
+            if not set(t.logos) & set(variant.logos):
+                continue
+            if t.long:
+                if variant.long_tickets:
+                    long.append(t.index)
+            else:
+                regular.append(t.index)
+        return long, regular
+
+
+_BOARDS: dict[str, Board] = {}
+
+
+def load_board(name_or_path: str | Path) -> Board:
+    """Load and validate a Ticket to Ride map; built-in maps are parsed once per process."""
+    key = str(name_or_path)
+    board = _BOARDS.get(key)
+    if board is None:
+        data, source = read_map(name_or_path)
+        stem = Path(key).stem if key.endswith(".json") else key
+        board = board_from_data(data, source, stem)
+        _BOARDS[key] = board
+    return board
+
+
+def _need(cond: bool, where: str, problem: str) -> None:
+    if not cond:
+        raise MapError(f"{where}: {problem}")
+
+
+def _get(obj: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in obj:
+        raise MapError(f"{where}: missing field {key!r}")
+    value = obj[key]
+    bad_bool = isinstance(value, bool) and kind in (int, (int, float))
+    if not isinstance(value, kind) or bad_bool:
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        raise MapError(f"{where}: field {key!r} must be {'/'.join(k.__name__ for k in kinds)}, got {value!r}")
+    return value
+
+
+def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
+    """Validate raw map data; every error names the file, the entry and the problem."""
+    top = source
+    family = data.get("family", "ttr")
+    _need(family == "ttr", top, f"family {family!r} is not a Ticket to Ride map")
+    name = _get(data, "name", top, str)
+    players = _get(data, "players", top, dict)
+    min_p = _get(players, "min", f"{top}: players", int)
+    max_p = _get(players, "max", f"{top}: players", int)
+    _need(2 <= min_p <= max_p, f"{top}: players", f"need 2 <= min <= max, got {min_p}..{max_p}")
+
+    cards = _get(data, "train_cards", top, dict)
+    colors = tuple(_get(cards, "colors", f"{top}: train_cards", list))
+    _need(len(colors) >= 2 and all(isinstance(c, str) for c in colors), f"{top}: train_cards.colors",
+          "must be a list of at least 2 colour names")
+    _need(len(set(colors)) == len(colors) and "gray" not in colors, f"{top}: train_cards.colors",
+          "colour names must be unique and 'gray' is reserved for routes of any colour")
+    color_ix = {c: i for i, c in enumerate(colors)}
+
+    raw_cities = _get(data, "cities", top, list)
+    names: list[str] = []
+    display: list[str] = []
+    xy: list[tuple[float, float]] = []
+    attractions: set[int] = set()
+    big: set[int] = set()
+    alias_entries: list[tuple[str, list[str]]] = []
+    for i, c in enumerate(raw_cities):
+        where = f"{top}: cities[{i}]"
+        _need(isinstance(c, dict), where, "must be an object")
+        cname = _get(c, "name", where, str)
+        where = f"{top}: cities[{i}] ({cname})"
+        _need("-" not in cname and "/" not in cname and ":" not in cname and cname.strip() == cname and cname,
+              where, "a city name may not contain '-', '/' or ':' (they separate names in the notation)")
+        aliases = c.get("aliases", [])
+        _need(isinstance(aliases, list) and all(isinstance(a, str) for a in aliases), where,
+              "aliases must be a list of strings")
+        names.append(cname)
+        display.append(c.get("display", cname))
+        xy.append((float(_get(c, "x", where, (int, float))), float(_get(c, "y", where, (int, float)))))
+        if c.get("attraction"):
+            attractions.add(i)
+        if c.get("big_city"):
+            big.add(i)
+        alias_entries.append((cname, aliases))
+    _need(len(names) >= 2, top, "a map needs at least 2 cities")
+    try:
+        index = NameIndex("city", alias_entries)
+    except ValueError as exc:
+        raise MapError(f"{top}: cities: {exc}") from exc
+    city_ix = {n: i for i, n in enumerate(names)}
+
+    def city(value: Any, where: str) -> int:
+        _need(isinstance(value, str), where, f"city must be a name, got {value!r}")
+        canonical = index.get(value)
+        if canonical is None:
+            hint = index.suggest(value)
+            raise MapError(f"{where}: unknown city {value!r}" + (f"; did you mean {hint[0]!r}?" if hint else ""))
+        return city_ix[canonical]
+
+    points_raw = _get(data, "route_points", top, dict)
+    route_points: dict[int, int] = {}
+    for k, v in points_raw.items():
+        _need(k.isdigit() and isinstance(v, int) and not isinstance(v, bool), f"{top}: route_points",
+              f"entry {k!r}: {v!r} must map a length to integer points")
+        route_points[int(k)] = v
+
+    feats_raw = data.get("features", {})
+    features = Features(**{f: bool(feats_raw.get(f, False)) for f in Features.__slots__})
+
+    raw_routes = _get(data, "routes", top, list)
+    seen_ids: set[int] = set()
+    groups: dict[Any, list[int]] = {}
+    prelim: list[dict[str, Any]] = []
+    for i, r in enumerate(raw_routes):
+        where = f"{top}: routes[{i}]"
+        _need(isinstance(r, dict), where, "must be an object")
+        rid = _get(r, "id", where, int)
+        where = f"{top}: routes[{i}] (id {rid} {r.get('a')}-{r.get('b')})"
+        _need(rid not in seen_ids, where, "duplicate route id")
+        seen_ids.add(rid)
+        a, b = city(r.get("a"), where), city(r.get("b"), where)
+        _need(a != b, where, "a route must join two different cities")
+        length = _get(r, "length", where, int)
+        _need(length in route_points, where, f"length {length} has no entry in route_points")
+        color_name = _get(r, "color", where, str)
+        _need(color_name == "gray" or color_name in color_ix, where,
+              f"colour {color_name!r} is neither 'gray' nor one of {', '.join(colors)}")
+        tunnel = bool(r.get("tunnel", False))
+        locos = r.get("locomotives", 0)
+        _need(isinstance(locos, int) and 0 <= locos <= length, where,
+              f"locomotives must be an integer from 0 to the length, got {locos!r}")
+        _need(not tunnel or features.tunnels, where, "tunnel on a map whose features say no tunnels")
+        _need(not locos or (features.ferries and color_name == "gray"), where,
+              "ferry locomotives need features.ferries and a gray route")
+        group = r.get("double_group")
+        if group is not None:
+            groups.setdefault(group, []).append(i)
+        prelim.append(dict(data_id=rid, a=a, b=b, length=length,
+                           color=GRAY if color_name == "gray" else color_ix[color_name],
+                           tunnel=tunnel, locomotives=locos))
+    twins: dict[int, tuple[int, ...]] = {}
+    for group, members in groups.items():
+        where = f"{top}: double_group {group!r}"
+        _need(len(members) >= 2, where, f"has only one route (routes[{members[0]}])")
+        ends = {frozenset((prelim[m]["a"], prelim[m]["b"])) for m in members}
+        _need(len(ends) == 1, where, "routes of one double group must join the same two cities")
+        for m in members:
+            twins[m] = tuple(x for x in members if x != m)
+    routes: list[Route] = []
+    for i, p in enumerate(prelim):
+        same = [i] + [t for t in twins.get(i, ()) if (prelim[t]["color"], prelim[t]["length"], prelim[t]["tunnel"],
+                                                      prelim[t]["locomotives"]) ==
+                      (p["color"], p["length"], p["tunnel"], p["locomotives"])]
+        routes.append(Route(index=i, twins=twins.get(i, ()), identical_to=min(same), **p))
+
+    raw_tickets = _get(data, "tickets", top, list)
+    tickets: list[Ticket] = []
+    seen_t: set[str] = set()
+    for i, t in enumerate(raw_tickets):
+        where = f"{top}: tickets[{i}]"
+        _need(isinstance(t, dict), where, "must be an object")
+        tid = str(_get(t, "id", where, (str, int)))
+        where = f"{top}: tickets[{i}] ({tid})"
+        _need(tid.casefold() not in seen_t, where, "duplicate ticket id")
+        seen_t.add(tid.casefold())
+        a, b = city(t.get("a"), where), city(t.get("b"), where)
+        _need(a != b, where, "a ticket must join two different cities")
+        pts = _get(t, "points", where, int)
+        _need(pts > 0, where, f"points must be positive, got {pts}")
+        logos = t.get("logos") or [t.get("deck", "default")]
+        _need(isinstance(logos, list) and all(isinstance(x, str) for x in logos), where,
+              "logos must be a list of names")
+        tickets.append(Ticket(i, tid, a, b, pts, bool(t.get("long", False)), tuple(logos)))
+
+    raw_variants = _get(data, "variants", top, dict)
+    _need(bool(raw_variants), top, "at least one variant is needed")
+    variants: dict[str, Variant] = {}
+    all_logos = {logo for t in tickets for logo in t.logos}
+    for vname, v in raw_variants.items():
+        where = f"{top}: variants.{vname}"
+        _need(isinstance(v, dict), where, "must be an object")
+        logos = tuple(_get(v, "logos", where, list))
+        _need(bool(logos), where, "needs at least one ticket logo")
+        for logo in logos:
+            _need(logo in all_logos, where, f"no ticket carries the logo {logo!r}")
+        ini = _get(v, "initial", where, dict)
+        iw = f"{where}.initial"
+        initial = InitialDeal(
+            long=_get(ini, "long", iw, int), regular=_get(ini, "regular", iw, int),
+            min_keep=_get(ini, "min_keep", iw, int), max_keep_long=_get(ini, "max_keep_long", iw, int),
+            returned=_get(ini, "returned", iw, str))
+        _need(initial.returned in RETURN_MODES, iw, f"returned must be one of {RETURN_MODES}")
+        _need(1 <= initial.min_keep <= initial.long + initial.regular, iw,
+              "min_keep must be between 1 and the number of tickets dealt")
+        draw = _get(v, "draw", where, dict)
+        variants[vname] = Variant(
+            name=vname, title=v.get("title", vname), logos=logos, long_tickets=bool(v.get("long_tickets", True)),
+            initial=initial, draw_count=_get(draw, "count", f"{where}.draw", int),
+            draw_min_keep=_get(draw, "min_keep", f"{where}.draw", int))
+    default_variant = data.get("default_variant", next(iter(variants)))
+    _need(default_variant in variants, top, f"default_variant {default_variant!r} is not a variant")
+
+    closed = data.get("double_routes_closed_with_players", [])
+    station_costs = tuple(data.get("station_costs", []))
+    stations = int(data.get("stations", 0))
+    _need(not features.stations or len(station_costs) == stations, top,
+          f"station_costs must list one cost per station ({stations}), got {list(station_costs)}")
+    return Board(
+        key=key, name=name, source=source, min_players=min_p, max_players=max_p,
+        cities=tuple(names), city_display=tuple(display), city_xy=tuple(xy),
+        attractions=frozenset(attractions), big_cities=frozenset(big), city_index=index,
+        colors=colors, per_color=_get(cards, "per_color", f"{top}: train_cards", int),
+        locomotives=_get(cards, "locomotives", f"{top}: train_cards", int),
+        locomotive_name=str(cards.get("locomotive_name", data.get("locomotive_name", "locomotive"))),
+        routes=tuple(routes), route_points=route_points, tickets=tuple(tickets),
+        wagons=_get(data, "wagons", top, int), stations=stations if features.stations else 0,
+        station_costs=station_costs, unused_station_points=int(data.get("unused_station_points", 0)),
+        longest_path_bonus=int(data.get("longest_path_bonus", 0)),
+        attraction_points=int(data.get("attraction_points", 0)),
+        starting_hand=_get(data, "starting_hand", top, int), face_up=_get(data, "face_up", top, int),
+        loco_reset=_get(data, "face_up_locomotive_reset", top, int),
+        end_trigger=int(data.get("end_trigger_wagons", 2)), closed_with_players=frozenset(closed),
+        features=features, variants=variants, default_variant=default_variant,
+    )

@@ -1,0 +1,482 @@
+"""Ticket to Ride turn rules: setup, legal actions, and applying an action.
+
+One module holds the whole turn structure so each rule lives in exactly one place. ``apply``
+checks everything before it changes anything, so an :class:`IllegalAction` leaves the state as it
+was. Legal-action generation is the hot path of random play, search bots and RL: payment choices
+are computed once per distinct (colour, length, ferry) signature and turned into interned actions by
+list lookups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tracklayer.core.errors import IllegalAction
+from tracklayer.core.rng import Rng
+from tracklayer.ttr.actions import (
+    NONE,
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DeclineTunnel,
+    DrawCard,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+)
+from tracklayer.ttr.board import GRAY, Board, Variant
+from tracklayer.ttr.cards import EMPTY, can_draw_from_deck, draw_from_deck, refill_market, take_face_up
+from tracklayer.ttr.legal import ActionList
+from tracklayer.ttr.state import FREE, INITIAL, KEEP, MAIN, OVER, SECOND_DRAW, TUNNEL, State, Tunnel
+
+TUNNEL_REVEAL = 3
+
+
+class Rules:
+    """The rules of one board + variant; stateless apart from those (states are passed in)."""
+
+    def __init__(self, board: Board, variant: Variant) -> None:
+        self.board = board
+        self.variant = variant
+        self.table = board.actions
+        self.loco = board.loco
+        self._city_ids = range(len(board.cities))
+        # per-route tuples: attribute lookups on the hot path cost more than the work itself
+        # payment options by (hand, length, ferry locomotives): a pure function, memoised
+        self._pay_memo: dict[tuple[object, ...], list[tuple[int, int]]] = {}
+        self._rows = [(r.index, r.length, r.color, r.locomotives, r.twins, r.identical_to) for r in board.routes]
+
+    # ------------------------------------------------------------------ setup
+    def setup(self, n_players: int, rng: Rng, first_player: int, long_pool: list[int],
+              regular_pool: list[int]) -> State:
+        b = self.board
+        if not b.min_players <= n_players <= b.max_players:
+            raise IllegalAction(f"{b.name} is for {b.min_players}-{b.max_players} players, not {n_players}")
+        if not 0 <= first_player < n_players:
+            raise IllegalAction(f"first_player must be a seat from 0 to {n_players - 1}, not {first_player}")
+        state = State(n_players, len(b.routes), len(b.cities), len(b.colors) + 1, b.wagons, b.stations, rng)
+        deck = [c for c in range(len(b.colors)) for _ in range(b.per_color)] + [b.loco] * b.locomotives
+        rng.shuffle(deck)
+        state.deck = deck
+        for _ in range(b.starting_hand):
+            for p in range(n_players):
+                state.hands[p][deck.pop()] += 1
+        state.market = [EMPTY] * b.face_up
+        refill_market(state, b)
+        ini = self.variant.initial
+        longs, regular = list(long_pool), list(regular_pool)
+        rng.shuffle(longs)
+        rng.shuffle(regular)
+        if len(longs) < ini.long * n_players or len(regular) < ini.regular * n_players:
+            raise IllegalAction(f"not enough tickets in variant {self.variant.name} for {n_players} players")
+        for p in range(n_players):
+            state.offers[p] = [longs.pop() for _ in range(ini.long)] + [regular.pop() for _ in range(ini.regular)]
+        state.ticket_deck = regular  # the unused long tickets go back to the box
+        state.initial_pending = [(first_player + i) % n_players for i in range(n_players)]
+        state.current = first_player
+        state.first = first_player
+        state.phase = INITIAL
+        return state
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self, s: State) -> Sequence[Action]:
+        phase = s.phase
+        if phase == MAIN:
+            actions = self._main_actions(s)
+            return actions if len(actions) else [self.table.pass_]
+        if phase == SECOND_DRAW:
+            return self._second_draws(s)
+        if phase == KEEP:
+            return self.table.keep_choices(s.offers[s.current], self.variant.draw_min_keep, len(s.offers[s.current]))
+        if phase == INITIAL:
+            ini = self.variant.initial
+            return self.table.keep_choices(s.offers[s.current], ini.min_keep, ini.max_keep_long)
+        if phase == TUNNEL:
+            return [*self._tunnel_payments(s), self.table.decline]
+        return []
+
+    def _second_draws(self, s: State) -> list[Action]:
+        loco = self.board.loco
+        draw = self.table._draw
+        out: list[Action] = [draw[c] for c in sorted(set(s.market)) if c != EMPTY and c != loco]
+        if s.deck or s.discard:
+            out.append(self.table.draw_deck)
+        return out
+
+    def _main_actions(self, s: State) -> ActionList:
+        b = self.board
+        table = self.table
+        p = s.current
+        hand = s.hands[p]
+        n_loco_cards = hand[self.loco]
+        draw = table._draw
+        head: list[Action] = [draw[c] for c in sorted(set(s.market)) if c != EMPTY]
+        if s.deck or s.discard:
+            head.append(table.draw_deck)
+        if s.ticket_deck:
+            head.append(table.draw_tickets)
+        out = ActionList(table, head)
+        owner = s.route_owner
+        wagons = s.wagons[p]
+        closed = s.n_players in b.closed_with_players
+        memo = self._pay_memo
+        if len(memo) > 100_000:
+            memo.clear()
+        hkey = tuple(hand)
+        for ri, length, color, ferry, twins, same in self._rows:
+            if owner[ri] != FREE or length > wagons:
+                continue
+            if twins:
+                blocked = False
+                for t in twins:
+                    o = owner[t]
+                    if o == p or (closed and o != FREE):
+                        blocked = True
+                        break
+                if blocked or (same != ri and owner[same] == FREE):
+                    continue  # an identical lane with a lower id is offered instead
+            if color == GRAY:
+                sig = (hkey, length, ferry)
+                opts = memo.get(sig)
+                if opts is None:
+                    opts = memo[sig] = self._gray_payments(hand, length, ferry)
+                if opts:
+                    out.add_gray(ri, opts)
+            else:
+                lo = length - hand[color]
+                if lo < ferry:
+                    lo = ferry
+                hi = length if n_loco_cards > length else n_loco_cards
+                if lo <= hi:
+                    out.add_colored(ri, length, color, lo, hi)
+        if s.stations_left[p]:
+            cost = b.station_costs[b.stations - s.stations_left[p]]
+            sig = (hkey, cost, 0)
+            opts = memo.get(sig)
+            if opts is None:
+                opts = memo[sig] = self._gray_payments(hand, cost, 0)
+            if opts:
+                owners = s.station_owner
+                out.add_stations([c for c in self._city_ids if owners[c] == FREE], cost, opts)
+        return out
+
+    def _gray_payments(self, hand: list[int], length: int, ferry: int) -> list[tuple[int, int]]:
+        """(colour, n_loco) pairs that pay ``length`` cards of one colour with at least ``ferry`` wilds."""
+        loco = self.loco
+        n_loco = hand[loco]
+        out: list[tuple[int, int]] = []
+        top = length - 1 if n_loco >= length else n_loco
+        for c in range(loco):
+            have = hand[c]
+            if have:
+                lo = length - have
+                if lo < ferry:
+                    lo = ferry
+                out.extend((c, nl) for nl in range(lo, top + 1))
+        if n_loco >= length:
+            out.append((NONE, length))
+        return out
+
+    def _tunnel_payments(self, s: State) -> list[Action]:
+        t = s.tunnel
+        assert t is not None
+        hand = s.hands[s.current]
+        n_loco = hand[self.board.loco]
+        x = t.extra
+        pay = self.table.pay
+        if t.color == NONE:
+            return [pay(NONE, 0, x)] if n_loco >= x else []
+        lo = max(0, x - hand[t.color])
+        return [pay(t.color, x - nl, nl) for nl in range(lo, min(x, n_loco) + 1)]
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, s: State, action: Action) -> Action:
+        """Check ``action`` and play it; returns the action as recorded (canonical lane)."""
+        if s.phase == OVER:
+            raise IllegalAction("the game is over")
+        if isinstance(action, DrawCard):
+            self._draw_card(s, action)
+        elif isinstance(action, ClaimRoute):
+            action = self._claim(s, action)
+        elif isinstance(action, KeepTickets):
+            self._keep(s, action)
+        elif isinstance(action, DrawTickets):
+            self._need_main(s, "draw tickets")
+            if not s.ticket_deck:
+                raise IllegalAction("the ticket deck is empty")
+            n = min(self.variant.draw_count, len(s.ticket_deck))
+            s.offers[s.current] = [s.ticket_deck.pop() for _ in range(n)]
+            s.phase = KEEP
+        elif isinstance(action, BuildStation):
+            self._station(s, action)
+        elif isinstance(action, PayTunnel):
+            self._pay_tunnel(s, action)
+        elif isinstance(action, DeclineTunnel):
+            t = self._need_tunnel(s, "decline")
+            hand = s.hands[s.current]
+            if t.n_color:
+                hand[t.color] += t.n_color
+            hand[self.board.loco] += t.n_loco
+            s.discard.extend(t.revealed)
+            s.tunnel = None
+            self._end_turn(s)
+        elif isinstance(action, Pass):
+            if s.phase != MAIN or len(self._main_actions(s)):
+                raise IllegalAction("you may only pass when no other move is possible")
+            s.passes += 1
+            self._end_turn(s, passed=True)
+        else:
+            raise IllegalAction(f"not a Ticket to Ride action: {action!r}")
+        return action
+
+    def _phase_error(self, s: State, doing: str) -> IllegalAction:
+        what = {
+            INITIAL: "choose your starting tickets first (keep ...)",
+            KEEP: "choose which of the drawn tickets to keep first (keep ...)",
+            SECOND_DRAW: "take your second card (draw ...) first",
+            TUNNEL: "pay for the tunnel or decline first",
+            MAIN: "it is the start of a turn",
+        }[s.phase]
+        return IllegalAction(f"cannot {doing} now: {what}")
+
+    def _need_main(self, s: State, doing: str) -> None:
+        if s.phase != MAIN:
+            raise self._phase_error(s, doing)
+
+    def _need_tunnel(self, s: State, doing: str) -> Tunnel:
+        if s.phase != TUNNEL or s.tunnel is None:
+            raise IllegalAction(f"cannot {doing}: no tunnel claim is waiting for payment")
+        return s.tunnel
+
+    def _check_hand(self, s: State, color: int, n_color: int, n_loco: int) -> None:
+        b = self.board
+        hand = s.hands[s.current]
+        if n_color < 0 or n_loco < 0:
+            raise IllegalAction("card counts cannot be negative")
+        if n_color and not 0 <= color < len(b.colors):
+            raise IllegalAction("the payment names no card colour")
+        if n_color and hand[color] < n_color:
+            raise IllegalAction(f"you have {hand[color]} {b.colors[color]} card(s), not {n_color}")
+        if hand[b.loco] < n_loco:
+            raise IllegalAction(f"you have {hand[b.loco]} {b.locomotive_name}(s), not {n_loco}")
+
+    def _pay(self, s: State, color: int, n_color: int, n_loco: int) -> None:
+        hand = s.hands[s.current]
+        if n_color:
+            hand[color] -= n_color
+            s.discard.extend([color] * n_color)
+        if n_loco:
+            hand[self.board.loco] -= n_loco
+            s.discard.extend([self.board.loco] * n_loco)
+
+    def _draw_card(self, s: State, action: DrawCard) -> None:
+        b = self.board
+        if s.phase not in (MAIN, SECOND_DRAW):
+            raise self._phase_error(s, "draw a card")
+        card = action.card
+        second = s.phase == SECOND_DRAW
+        if card is None:
+            if not can_draw_from_deck(s):
+                raise IllegalAction("the deck and the discard pile are empty")
+            s.hands[s.current][draw_from_deck(s)] += 1
+        else:
+            if not 0 <= card <= b.loco or card not in s.market:
+                raise IllegalAction(f"no {b.card_name(card) if 0 <= card <= b.loco else card} card is face up")
+            if second and card == b.loco:
+                raise IllegalAction(f"a face-up {b.locomotive_name} cannot be taken as the second card")
+            take_face_up(s, b, card)
+        if second or card == b.loco:
+            self._end_turn(s)
+            return
+        s.phase = SECOND_DRAW
+        if not self._second_draws(s):  # rules decision: no legal second card ends the turn
+            self._end_turn(s)
+
+    def _claim_problem(self, s: State, ri: int) -> str | None:
+        b = self.board
+        r = b.routes[ri]
+        owner = s.route_owner
+        p = s.current
+        label = b.route_label(ri)
+        if owner[ri] != FREE:
+            return f"{label} is already claimed by player {owner[ri] + 1}"
+        for t in r.twins:
+            if owner[t] == p:
+                return f"you already own the other lane of {label}; nobody may own both lanes of a double route"
+            if owner[t] != FREE and s.n_players in b.closed_with_players:
+                return (f"{label} is closed: with {s.n_players} players only one lane of a double route "
+                        "may be used")
+        if s.wagons[p] < r.length:
+            return f"{label} needs {r.length} wagons and you have {s.wagons[p]}"
+        return None
+
+    def _claim(self, s: State, action: ClaimRoute) -> ClaimRoute:
+        b = self.board
+        self._need_main(s, "claim a route")
+        ri = action.route
+        if not 0 <= ri < len(b.routes):
+            raise IllegalAction(f"no route {ri}")
+        r = b.routes[ri]
+        if r.identical_to != ri and s.route_owner[r.identical_to] == FREE:
+            ri = r.identical_to  # identical lanes are interchangeable: record the first free one
+            r = b.routes[ri]
+            action = self.table.claim(ri, action.color, action.n_loco)
+        problem = self._claim_problem(s, ri)
+        if problem:
+            raise IllegalAction(problem)
+        color, n_color, n_loco = action.color, action.n_color, action.n_loco
+        label = b.route_label(ri)
+        if n_color + n_loco != r.length:
+            raise IllegalAction(f"{label} needs {r.length} cards, the payment has {n_color + n_loco}")
+        if n_color and r.color != GRAY and color != r.color:
+            raise IllegalAction(f"{label} is {b.colors[r.color]}: pay with {b.colors[r.color]} cards "
+                                f"or {b.locomotive_name}s, not {b.colors[color]}")
+        if n_loco < r.locomotives:
+            raise IllegalAction(f"{label} is a ferry: it needs at least {r.locomotives} {b.locomotive_name}(s)")
+        self._check_hand(s, color, n_color, n_loco)
+        if not r.tunnel:
+            self._pay(s, color, n_color, n_loco)
+            self._take_route(s, ri)
+            self._end_turn(s)
+            return action
+        # tunnel: cards go on the table, then the top cards of the deck are revealed
+        hand = s.hands[s.current]
+        if n_color:
+            hand[color] -= n_color
+        hand[b.loco] -= n_loco
+        revealed = []
+        for _ in range(TUNNEL_REVEAL):
+            card = draw_from_deck(s)
+            if card == EMPTY:
+                break
+            revealed.append(card)
+        counted = color if n_color else NONE
+        extra = sum(1 for c in revealed if c == b.loco or c == counted)
+        tunnel = Tunnel(ri, counted, n_color, n_loco, revealed, extra)
+        if extra == 0:
+            self._finish_tunnel(s, tunnel)
+        else:
+            s.tunnel = tunnel
+            s.phase = TUNNEL
+        return action
+
+    def _finish_tunnel(self, s: State, t: Tunnel) -> None:
+        if t.n_color:
+            s.discard.extend([t.color] * t.n_color)
+        s.discard.extend([self.board.loco] * t.n_loco)
+        s.discard.extend(t.revealed)
+        s.tunnel = None
+        self._take_route(s, t.route)
+        self._end_turn(s)
+
+    def _pay_tunnel(self, s: State, action: PayTunnel) -> None:
+        t = self._need_tunnel(s, "pay for a tunnel")
+        b = self.board
+        color, n_color, n_loco = action.color, action.n_color, action.n_loco
+        if n_color + n_loco != t.extra:
+            raise IllegalAction(f"the tunnel needs {t.extra} more card(s), the payment has {n_color + n_loco}")
+        if n_color and color != t.color:
+            if t.color == NONE:
+                raise IllegalAction(f"you played only {b.locomotive_name}s: the extra cards must be "
+                                    f"{b.locomotive_name}s too")
+            raise IllegalAction(f"extra cards must be {b.colors[t.color]} or {b.locomotive_name}s")
+        self._check_hand(s, color, n_color, n_loco)
+        self._pay(s, color, n_color, n_loco)
+        self._finish_tunnel(s, t)
+
+    def _take_route(self, s: State, ri: int) -> None:
+        p = s.current
+        r = self.board.routes[ri]
+        s.route_owner[ri] = p
+        s.wagons[p] -= r.length
+        s.route_points[p] += self.board.route_score[ri]
+
+    def _station(self, s: State, action: BuildStation) -> None:
+        b = self.board
+        self._need_main(s, "build a station")
+        if not b.features.stations:
+            raise IllegalAction(f"{b.name} has no stations")
+        p = s.current
+        city = action.city
+        if not 0 <= city < len(b.cities):
+            raise IllegalAction(f"no city {city}")
+        if not s.stations_left[p]:
+            raise IllegalAction(f"you have built all {b.stations} of your stations")
+        if s.station_owner[city] != FREE:
+            raise IllegalAction(f"{b.cities[city]} already has a station (player {s.station_owner[city] + 1})")
+        cost = b.station_costs[b.stations - s.stations_left[p]]
+        if action.n_color + action.n_loco != cost:
+            raise IllegalAction(f"this station costs {cost} card(s) of one colour, the payment has "
+                                f"{action.n_color + action.n_loco}")
+        self._check_hand(s, action.color, action.n_color, action.n_loco)
+        self._pay(s, action.color, action.n_color, action.n_loco)
+        s.station_owner[city] = p
+        s.stations_left[p] -= 1
+        self._end_turn(s)
+
+    def _keep(self, s: State, action: KeepTickets) -> None:
+        if s.phase not in (INITIAL, KEEP):
+            raise IllegalAction("no tickets are waiting to be chosen: draw tickets first")
+        p = s.current
+        offer = s.offers[p]
+        kept = action.tickets
+        if len(set(kept)) != len(kept) or any(t not in offer for t in kept):
+            raise IllegalAction("keep only tickets you were offered: "
+                                + " ".join(self._ticket_id(t) for t in sorted(offer)))
+        if s.phase == INITIAL:
+            ini = self.variant.initial
+            min_keep, max_long = min(ini.min_keep, len(offer)), ini.max_keep_long
+        else:
+            min_keep, max_long = min(self.variant.draw_min_keep, len(offer)), len(offer)
+        if len(kept) < min_keep:
+            raise IllegalAction(f"keep at least {min_keep} of the {len(offer)} tickets")
+        longs = sum(1 for t in kept if self._is_long(t))
+        if longs > max_long:
+            raise IllegalAction(f"keep at most {max_long} long ticket(s)")
+        s.tickets[p].extend(kept)
+        returned = [t for t in offer if t not in kept]
+        s.offers[p] = []
+        if s.phase == KEEP:
+            s.ticket_deck[0:0] = returned[::-1]  # under the deck, first returned lowest
+            self._end_turn(s)
+            return
+        back = [t for t in returned if not self._is_long(t)]  # long tickets always go to the box
+        mode = self.variant.initial.returned
+        if mode != "box" and back:
+            if mode == "under_shuffled":
+                s.rng.shuffle(back)
+            s.ticket_deck[0:0] = back[::-1]
+        s.initial_pending.remove(p)
+        if s.initial_pending:
+            s.current = s.initial_pending[0]
+        else:
+            s.phase = MAIN
+            s.current = s.first
+
+    def _ticket_id(self, t: int) -> str:
+        return self.board.tickets[t].id
+
+    def _is_long(self, t: int) -> bool:
+        return self.board.tickets[t].long
+
+    def _end_turn(self, s: State, passed: bool = False) -> None:
+        b = self.board
+        p = s.current
+        s.phase = MAIN
+        s.turn += 1
+        if not passed:
+            s.passes = 0
+        if EMPTY in s.market:
+            refill_market(s, b)
+        if s.final_turns >= 0:
+            s.final_turns -= 1
+            if s.final_turns == 0:
+                s.phase = OVER
+                return
+        elif s.wagons[p] <= b.end_trigger:
+            s.final_turns = s.n_players
+        if s.passes >= s.n_players:  # nobody could move for a whole round: nothing can change any more
+            s.phase = OVER
+            return
+        s.current = (p + 1) % s.n_players

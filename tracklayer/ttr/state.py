@@ -1,0 +1,151 @@
+"""The complete, mutable state of one Ticket to Ride game.
+
+Everything is flat lists of small ints (card counts per colour, owner per route, ticket indices),
+because legal-action generation reads it thousands of times per second and ``clone`` must be
+cheap for search bots. Hidden information lives here too (deck order, hands, tickets); only
+``view.py`` decides what a seat may see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tracklayer.core.rng import Rng
+
+# phases
+INITIAL = "initial"  # players choose their starting tickets
+MAIN = "main"  # start of a turn: any of the four actions
+SECOND_DRAW = "second_draw"  # took one card, may take another
+KEEP = "keep"  # drew tickets, chooses which to keep
+TUNNEL = "tunnel"  # tunnel cards revealed: pay or decline
+OVER = "over"
+
+FREE = -1  # route owner: nobody
+
+
+@dataclass(slots=True)
+class Tunnel:
+    """A tunnel claim in progress: the cards laid down wait on the table until pay or decline."""
+
+    route: int
+    color: int  # colour of the non-locomotive cards laid down, or -1
+    n_color: int
+    n_loco: int
+    revealed: list[int]
+    extra: int  # cards still to add
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"route": self.route, "color": self.color, "n_color": self.n_color, "n_loco": self.n_loco,
+                "revealed": list(self.revealed), "extra": self.extra}
+
+
+class State:
+    __slots__ = (
+        "current",
+        "deck",
+        "discard",
+        "final_turns",
+        "first",
+        "hands",
+        "initial_pending",
+        "market",
+        "market_stuck",
+        "n_players",
+        "offers",
+        "passes",
+        "phase",
+        "rng",
+        "route_owner",
+        "route_points",
+        "station_owner",
+        "stations_left",
+        "ticket_deck",
+        "tickets",
+        "tunnel",
+        "turn",
+        "wagons",
+    )
+
+    def __init__(self, n_players: int, n_routes: int, n_cities: int, n_cards: int, wagons: int,
+                 stations: int, rng: Rng) -> None:
+        self.n_players = n_players
+        self.rng = rng
+        self.deck: list[int] = []  # top of the deck is the END of the list
+        self.discard: list[int] = []
+        self.market: list[int] = []  # card index per slot, -1 = empty slot
+        self.market_stuck = False  # 3 resets in a row: no more resets until a card is taken
+        self.hands = [[0] * n_cards for _ in range(n_players)]
+        self.wagons = [wagons] * n_players
+        self.stations_left = [stations] * n_players
+        self.station_owner = [FREE] * n_cities
+        self.route_owner = [FREE] * n_routes
+        self.route_points = [0] * n_players
+        self.tickets: list[list[int]] = [[] for _ in range(n_players)]
+        self.ticket_deck: list[int] = []  # top is the END of the list
+        self.offers: list[list[int]] = [[] for _ in range(n_players)]  # tickets on offer per player
+        self.initial_pending: list[int] = []  # players still to choose starting tickets, in order
+        self.phase = INITIAL
+        self.current = 0
+        self.first = 0  # seat that takes the first turn
+        self.turn = 0  # completed turns
+        self.final_turns = -1  # -1: end not triggered; else turns left in the final round
+        self.passes = 0  # consecutive passes (a full round of them ends a stuck game)
+        self.tunnel: Tunnel | None = None
+
+    def clone(self) -> State:
+        new = State.__new__(State)
+        new.n_players = self.n_players
+        new.rng = Rng(self.rng.state)
+        new.deck = self.deck[:]
+        new.discard = self.discard[:]
+        new.market = self.market[:]
+        new.market_stuck = self.market_stuck
+        new.hands = [h[:] for h in self.hands]
+        new.wagons = self.wagons[:]
+        new.stations_left = self.stations_left[:]
+        new.station_owner = self.station_owner[:]
+        new.route_owner = self.route_owner[:]
+        new.route_points = self.route_points[:]
+        new.tickets = [t[:] for t in self.tickets]
+        new.ticket_deck = self.ticket_deck[:]
+        new.offers = [o[:] for o in self.offers]
+        new.initial_pending = self.initial_pending[:]
+        new.phase = self.phase
+        new.current = self.current
+        new.first = self.first
+        new.turn = self.turn
+        new.final_turns = self.final_turns
+        new.passes = self.passes
+        t = self.tunnel
+        new.tunnel = None if t is None else Tunnel(t.route, t.color, t.n_color, t.n_loco, t.revealed[:], t.extra)
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        """Complete snapshot (secrets included): for saving and for checking replays."""
+        out: dict[str, Any] = {}
+        for name in State.__slots__:
+            value = getattr(self, name)
+            if name == "rng":
+                value = value.state
+            elif name == "tunnel":
+                value = None if value is None else value.to_dict()
+            out[name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> State:
+        new = cls.__new__(cls)
+        for name in State.__slots__:
+            value = data[name]
+            if name == "rng":
+                value = Rng(int(value))
+            elif name == "tunnel" and value is not None:
+                value = Tunnel(**value)
+            setattr(new, name, value)
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
