@@ -89,7 +89,8 @@ class TTRGame:
     # ------------------------------------------------------------------ queries
     @property
     def game(self) -> str:
-        return self.board.key
+        """The registered game name (``ttr-europe``, ``ttr-new-york``), even on a custom map file."""
+        return self.options.get("game", self.board.key)
 
     @property
     def n_players(self) -> int:
@@ -256,7 +257,7 @@ class TTRGame:
 
     # ------------------------------------------------------------------ saving
     def setup(self) -> dict[str, Any]:
-        return {"game": self.board.key, "variant": self.variant.name, "players": list(self.players),
+        return {"game": self.game, "variant": self.variant.name, "players": list(self.players),
                 "seed": self.seed, "options": dict(self.options)}
 
     def to_json(self) -> dict[str, Any]:
@@ -283,6 +284,8 @@ def new_ttr_game(game: str, players: int | Sequence[str], *, seed: int | str, va
     rules = Rules(board, var)
     state = rules.setup(len(names), Rng(seed_state(seed)), first_player, long_pool, regular_pool)
     options: dict[str, Any] = {"tiebreak": tiebreak, "first_player": first_player}
+    if board.key != game:
+        options["game"] = game
     if extra_list:
         options["extra_tickets"] = extra_list
     if map_file:

@@ -62,7 +62,7 @@ def build_view(game: TTRGame, seat: int | None, log_tail: int | None = None) -> 
             entry["choosing_tickets"] = len(s.offers[p])
         players.append(entry)
     view: dict[str, Any] = {
-        "game": b.key,
+        "game": game.game,
         "variant": game.variant.name,
         "seat": seat,
         "players": players,

@@ -1,0 +1,70 @@
+"""Random-play throughput of the Ticket to Ride engine, per game and variant, on one core.
+
+Every move goes through the public API (``legal_actions()`` then ``apply()``), with a uniformly
+random choice among all legal actions, card payments included; each game ends with full final
+scoring (``result()``: longest trail and station assignment). Prints games/s and actions/s, plus the
+time of final scoring alone.
+
+    python benchmarks/random_play.py            # default: a few seconds per row
+    python benchmarks/random_play.py --seconds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import tracklayer
+
+ROWS = [("ttr-europe", v, n) for v in ("classic", "1912", "mega", "big-cities") for n in (2, 4, 5)] + [
+    ("ttr-new-york", None, n) for n in (2, 4)
+]
+
+
+def play(game: str, variant: str | None, n: int, seed: int) -> tuple[int, object]:
+    g = tracklayer.new_game(game, n, seed=seed, variant=variant)
+    rnd = random.Random(seed)
+    steps = 0
+    while not g.is_over:
+        legal = g.legal_actions()
+        g.apply(legal[rnd.randrange(len(legal))])
+        steps += 1
+    g.result()
+    return steps, g
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time budget per row")
+    parser.add_argument("--only", default="", help="only rows whose label contains this text")
+    args = parser.parse_args()
+    print(f"{'game':<14}{'variant':<12}{'players':>7}{'games/s':>10}{'actions/s':>11}{'actions/game':>14}"
+          f"{'scoring ms p50/p99':>21}")
+    for game, variant, n in ROWS:
+        label = f"{game} {variant or ''} {n}"
+        if args.only and args.only not in label:
+            continue
+        games = steps = 0
+        finished = []
+        start = time.perf_counter()
+        while time.perf_counter() - start < args.seconds:
+            k, g = play(game, variant, n, seed=games)
+            steps += k
+            games += 1
+            finished.append(g)
+        elapsed = time.perf_counter() - start
+        score_ms = []
+        for g in finished[:200]:
+            t0 = time.perf_counter()
+            g.result()
+            score_ms.append((time.perf_counter() - t0) * 1000)
+        score_ms.sort()
+        p99 = score_ms[min(len(score_ms) - 1, int(len(score_ms) * 0.99))]
+        print(f"{game:<14}{variant or '-':<12}{n:>7}{games / elapsed:>10.1f}{steps / elapsed:>11.0f}"
+              f"{steps / games:>14.0f}{statistics.median(score_ms):>12.3f} / {p99:.3f}")
+
+
+if __name__ == "__main__":
+    main()

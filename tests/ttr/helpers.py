@@ -1,0 +1,135 @@
+"""Shared helpers for the Ticket to Ride rule tests: build precise situations quickly.
+
+The engine keeps everything in ``g.state`` as flat lists of ints; these helpers translate card and
+route names into that representation and clear the legal-action cache after every edit.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+import tracklayer
+from tracklayer import IllegalAction
+from tracklayer.ttr.cards import EMPTY
+from tracklayer.ttr.game import TTRGame
+
+
+def start(game: str = "ttr-europe", n: int = 3, *, seed: int = 1, **kw: Any) -> TTRGame:
+    """A new game with the initial ticket choice done (every player keeps the largest legal set)."""
+    g = tracklayer.new_game(game, n, seed=seed, **kw)
+    while g.phase == "initial":
+        g.apply(g.legal_actions()[-1])
+    assert g.phase == "main"
+    return g
+
+
+def card(g: TTRGame, name: str) -> int:
+    """Card index of a colour name or of the wild card (``locomotive``/``taxi``/``loco``)."""
+    b = g.board
+    if name in ("locomotive", "loco", "taxi", b.locomotive_name):
+        return b.loco
+    return b.colors.index(name)
+
+
+def cards(g: TTRGame, *names: str) -> list[int]:
+    return [card(g, n) for n in names]
+
+
+def hand(g: TTRGame, p: int, **counts: int) -> list[int]:
+    """Set player ``p``'s hand to exactly these counts (everything else 0)."""
+    h = [0] * (len(g.board.colors) + 1)
+    for name, n in counts.items():
+        h[card(g, name)] = n
+    g.state.hands[p] = h
+    g._legal = None
+    return h
+
+
+def set_deck(g: TTRGame, names: list[str]) -> None:
+    """Replace the draw pile; the LAST name is the top card."""
+    g.state.deck = cards(g, *names)
+    g._legal = None
+
+
+def set_discard(g: TTRGame, names: list[str]) -> None:
+    g.state.discard = cards(g, *names)
+    g._legal = None
+
+
+def set_market(g: TTRGame, names: list[str | None]) -> None:
+    """Face-up cards per slot; ``None`` is an empty slot."""
+    g.state.market = [EMPTY if n is None else card(g, n) for n in names]
+    g.state.market_stuck = False
+    g._legal = None
+
+
+def route(g: TTRGame, label: str) -> int:
+    """Engine index of a route by ``A-B`` or ``A-B/colour``; the lane must be unique."""
+    lanes = g.table.routes_named(label)
+    assert len(lanes) == 1, f"{label} names {len(lanes)} lanes"
+    return lanes[0]
+
+
+def lanes(g: TTRGame, label: str) -> list[int]:
+    return g.table.routes_named(label)
+
+
+def city(g: TTRGame, name: str) -> int:
+    return g.board.cities.index(name)
+
+
+def ticket(g: TTRGame, tid: str) -> int:
+    return g.board.ticket_by_id[tid.casefold()]
+
+
+def own(g: TTRGame, p: int, *labels: str) -> None:
+    """Give player ``p`` routes directly (no payment, no score): for board situations only."""
+    for label in labels:
+        g.state.route_owner[route(g, label)] = p
+    g._legal = None
+
+
+def set_turn(g: TTRGame, p: int) -> None:
+    """Make it the start of player ``p``'s turn."""
+    g.state.current = p
+    g.state.phase = "main"
+    g._legal = None
+
+
+def snapshot(g: TTRGame) -> dict[str, Any]:
+    """A deep copy of the complete state (``State.to_dict`` returns the live lists)."""
+    return copy.deepcopy(g.state.to_dict())
+
+
+def total_cards(g: TTRGame) -> int:
+    """Every train card in the game: hands, deck, discard, market and a tunnel claim on the table."""
+    s = g.state
+    n = sum(sum(h) for h in s.hands) + len(s.deck) + len(s.discard) + sum(1 for c in s.market if c != EMPTY)
+    if s.tunnel is not None:
+        n += s.tunnel.n_color + s.tunnel.n_loco + len(s.tunnel.revealed)
+    return n
+
+
+def assert_illegal(g: TTRGame, move: Any, match: str) -> IllegalAction:
+    """``move`` raises IllegalAction whose message matches ``match``; the game is left unchanged."""
+    before = snapshot(g)
+    n_moves = len(g.moves)
+    with pytest.raises(IllegalAction, match=match) as info:
+        g.apply(move)
+    assert snapshot(g) == before
+    assert len(g.moves) == n_moves
+    assert len(str(info.value)) > 10
+    return info.value
+
+
+def legal_texts(g: TTRGame) -> list[str]:
+    return [str(a) for a in g.legal_actions()]
+
+
+def claims_of(g: TTRGame, label: str) -> list[str]:
+    """Legal claim notations for the lanes named by ``label``."""
+    rs = set(lanes(g, label))
+    return [str(a) for a in g.legal_actions() if a.kind == "claim" and a.route in rs]

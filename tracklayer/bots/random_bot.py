@@ -1,0 +1,22 @@
+"""The uniformly random bot: the baseline every other bot must beat, and a cheap opponent for tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+
+class RandomBot:
+    """Picks one legal action uniformly at random with its own RNG (so games replay from their seeds)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Any]) -> Any:
+        """Pick from ``legal`` only; ``view`` is ignored but is all a bot is ever given to look at."""
+        if not len(legal):
+            raise ValueError("RandomBot.choose: no legal action to choose from")
+        return legal[self.rng.randrange(len(legal))]
