@@ -13,7 +13,12 @@ from rich.table import Table
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Faithful engines, bots and play for rail-building board games.")
-err = Console(stderr=True)
+
+
+def fail(message: str) -> typer.Exit:
+    """Print an error on stderr, unwrapped (scripts read it), and return the exit-2 signal to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
 
 
 @app.command()
@@ -42,18 +47,15 @@ def score(
     try:
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
     except OSError as exc:
-        err.print(f"error: cannot read {file}: {exc.strerror or exc}")
-        raise typer.Exit(2) from None
+        raise fail(f"cannot read {file}: {exc.strerror or exc}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        err.print(f"error: {file}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}")
-        raise typer.Exit(2) from None
+        raise fail(f"{file}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
     try:
         result = _score(data)
     except TracklayerError as exc:
-        err.print(f"error: {file}: {exc}", markup=False)
-        raise typer.Exit(2) from None
+        raise fail(f"{file}: {exc}") from None
     if as_json:
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
     else:
@@ -119,8 +121,7 @@ def play(
     try:
         play_terminal(game, [p.strip() for p in players.split(",") if p.strip()], variant=variant, seed=seed)
     except TracklayerError as exc:
-        err.print(f"error: {exc}", markup=False)
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
 
 
 def main() -> None:

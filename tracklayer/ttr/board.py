@@ -113,6 +113,7 @@ class Board:
     route_score: tuple[int, ...] = field(init=False)  # points by route index
     ticket_by_id: Mapping[str, int] = field(init=False)
     _actions: Any = field(default=None, init=False, repr=False)
+    _rules: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         per_city: list[list[int]] = [[] for _ in self.cities]
@@ -139,6 +140,15 @@ class Board:
 
             self._actions = ActionTable(self)
         return self._actions
+
+    def rules(self, variant: Variant) -> Any:
+        """The (stateless, memoising) rules object of a variant, shared by every game on this board."""
+        found = self._rules.get(variant.name)
+        if found is None:
+            from tracklayer.ttr.rules import Rules
+
+            found = self._rules[variant.name] = Rules(self, variant)
+        return found
 
     def card_name(self, card: int) -> str:
         return self.locomotive_name if card == self.loco else self.colors[card]

@@ -79,7 +79,7 @@ class TTRGame:
         self.seed = seed
         self.options = options
         self.state = state
-        self.rules = Rules(board, variant)
+        self.rules: Rules = board.rules(variant)
         self.table: ActionTable = board.actions
         self.tickets = board.tickets
         self.moves: list[Action] = []
@@ -281,8 +281,7 @@ def new_ttr_game(game: str, players: int | Sequence[str], *, seed: int | str, va
         board = dataclasses.replace(board, tickets=board.tickets + extras)
     var = board.variants[vname]
     long_pool, regular_pool = board.tickets_for(var)
-    rules = Rules(board, var)
-    state = rules.setup(len(names), Rng(seed_state(seed)), first_player, long_pool, regular_pool)
+    state = board.rules(var).setup(len(names), Rng(seed_state(seed)), first_player, long_pool, regular_pool)
     options: dict[str, Any] = {"tiebreak": tiebreak, "first_player": first_player}
     if board.key != game:
         options["game"] = game

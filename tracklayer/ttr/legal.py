@@ -34,16 +34,17 @@ class ActionList(Sequence[Action]):
         self._items: list[Action] | None = None
 
     # builders ---------------------------------------------------------------
-    def add_colored(self, route: int, length: int, color: int, lo: int, hi: int) -> None:
-        """Claims of ``route`` paying ``lo..hi`` locomotives, the rest in ``color``."""
+    def add_colored(self, routes: list[int], length: int, color: int, lo: int, hi: int) -> None:
+        """Claims of each of ``routes`` paying ``lo..hi`` locomotives, the rest in ``color``."""
         self._starts.append(self._len)
-        self._blocks.append((COLORED, route, length, color, lo))
-        self._len += hi - lo + 1
+        self._blocks.append((COLORED, routes, length, color, lo, hi - lo + 1))
+        self._len += len(routes) * (hi - lo + 1)
 
-    def add_gray(self, route: int, options: list[tuple[int, int]]) -> None:
+    def add_gray(self, routes: list[int], options: list[tuple[int, int]]) -> None:
+        """Claims of each of ``routes`` with each ``(colour, n_loco)`` payment."""
         self._starts.append(self._len)
-        self._blocks.append((GRAYED, route, options))
-        self._len += len(options)
+        self._blocks.append((GRAYED, routes, options))
+        self._len += len(routes) * len(options)
 
     def add_stations(self, cities: list[int], cost: int, options: list[tuple[int, int]]) -> None:
         self._starts.append(self._len)
@@ -63,12 +64,13 @@ class ActionList(Sequence[Action]):
         j = i - self._starts[k]
         kind = block[0]
         if kind == COLORED:
-            _, route, length, color, lo = block
-            nl = lo + j
-            return self._table.claim(route, NONE if nl == length else color, nl)
+            _, routes, length, color, lo, width = block
+            nl = lo + j % width
+            return self._table.claim(routes[j // width], NONE if nl == length else color, nl)
         if kind == GRAYED:
-            c, nl = block[2][j]
-            return self._table.claim(block[1], c, nl)
+            options = block[2]
+            c, nl = options[j % len(options)]
+            return self._table.claim(block[1][j // len(options)], c, nl)
         _, cities, cost, options = block
         c, nl = options[j % len(options)]
         return self._table.station(cities[j // len(options)], c, cost - nl, nl)

@@ -45,6 +45,19 @@ class Rules:
         # per-route tuples: attribute lookups on the hot path cost more than the work itself
         # payment options by (hand, length, ferry locomotives): a pure function, memoised
         self._pay_memo: dict[tuple[object, ...], list[tuple[int, int]]] = {}
+        self._bit_lists: dict[int, list[int]] = {}
+        routes = board.routes
+        self._wagon_masks = [sum(1 << r.index for r in routes if r.length <= w)
+                             for w in range(max(r.length for r in routes) + 1)]
+        sigs: dict[tuple[int, int, int], int] = {}
+        for r in routes:
+            sig = (r.color, r.length, r.locomotives)
+            sigs[sig] = sigs.get(sig, 0) | 1 << r.index
+        self._sig_masks = sorted(sigs.items(), key=lambda kv: (kv[1] & -kv[1]).bit_length())
+        self._identical = [(r.identical_to, r.index) for r in routes if r.identical_to != r.index]
+        self._twin_masks = [sum(1 << t for t in r.twins) for r in routes]
+        self._free_cities: dict[tuple[int, ...], list[int]] = {}
+        self._longest = max(r.length for r in board.routes)
         self._rows = [(r.index, r.length, r.color, r.locomotives, r.twins, r.identical_to) for r in board.routes]
 
     # ------------------------------------------------------------------ setup
@@ -117,39 +130,25 @@ class Rules:
         if s.ticket_deck:
             head.append(table.draw_tickets)
         out = ActionList(table, head)
-        owner = s.route_owner
-        wagons = s.wagons[p]
-        closed = s.n_players in b.closed_with_players
         memo = self._pay_memo
         if len(memo) > 100_000:
             memo.clear()
         hkey = tuple(hand)
-        for ri, length, color, ferry, twins, same in self._rows:
-            if owner[ri] != FREE or length > wagons:
-                continue
-            if twins:
-                blocked = False
-                for t in twins:
-                    o = owner[t]
-                    if o == p or (closed and o != FREE):
-                        blocked = True
-                        break
-                if blocked or (same != ri and owner[same] == FREE):
-                    continue  # an identical lane with a lower id is offered instead
+        for (color, length, ferry), routes in self._claimable(s, p):
             if color == GRAY:
                 sig = (hkey, length, ferry)
                 opts = memo.get(sig)
                 if opts is None:
                     opts = memo[sig] = self._gray_payments(hand, length, ferry)
                 if opts:
-                    out.add_gray(ri, opts)
+                    out.add_gray(routes, opts)
             else:
                 lo = length - hand[color]
                 if lo < ferry:
                     lo = ferry
                 hi = length if n_loco_cards > length else n_loco_cards
                 if lo <= hi:
-                    out.add_colored(ri, length, color, lo, hi)
+                    out.add_colored(routes, length, color, lo, hi)
         if s.stations_left[p]:
             cost = b.station_costs[b.stations - s.stations_left[p]]
             sig = (hkey, cost, 0)
@@ -158,22 +157,45 @@ class Rules:
                 opts = memo[sig] = self._gray_payments(hand, cost, 0)
             if opts:
                 owners = s.station_owner
-                out.add_stations([c for c in self._city_ids if owners[c] == FREE], cost, opts)
+                okey = tuple(owners)
+                free = self._free_cities.get(okey)
+                if free is None:
+                    if len(self._free_cities) > 10_000:
+                        self._free_cities.clear()
+                    free = self._free_cities[okey] = [c for c in self._city_ids if owners[c] == FREE]
+                out.add_stations(free, cost, opts)
+        return out
+
+    def _claimable(self, s: State, p: int) -> list[tuple[tuple[int, int, int], list[int]]]:
+        """Routes ``p`` may claim (ignoring cards), grouped by payment signature (colour, length, ferry).
+
+        Works on bitmasks kept up to date by ``_take_route``: one AND per signature instead of a
+        check per route, and the route lists of a masked group are memoised by their bits.
+        """
+        wagons = s.wagons[p]
+        avail = s.open_routes & ~s.barred[p] & self._wagon_masks[wagons if wagons < self._longest else self._longest]
+        open_routes = s.open_routes
+        for low, high in self._identical:
+            if open_routes >> low & 1:
+                avail &= ~(1 << high)  # an identical lane with a lower id is offered instead
+        out = []
+        lists = self._bit_lists
+        for sig, mask in self._sig_masks:
+            sub = avail & mask
+            if sub:
+                routes = lists.get(sub)
+                if routes is None:
+                    routes = lists[sub] = [i for i in range(sub.bit_length()) if sub >> i & 1]
+                out.append((sig, routes))
         return out
 
     def _gray_payments(self, hand: list[int], length: int, ferry: int) -> list[tuple[int, int]]:
         """(colour, n_loco) pairs that pay ``length`` cards of one colour with at least ``ferry`` wilds."""
         loco = self.loco
         n_loco = hand[loco]
-        out: list[tuple[int, int]] = []
-        top = length - 1 if n_loco >= length else n_loco
-        for c in range(loco):
-            have = hand[c]
-            if have:
-                lo = length - have
-                if lo < ferry:
-                    lo = ferry
-                out.extend((c, nl) for nl in range(lo, top + 1))
+        stop = n_loco + 1 if n_loco < length else length  # at least one coloured card: <= length - 1 wilds
+        out = [(c, nl) for c in range(loco) if hand[c]
+               for nl in range(ferry if ferry > length - hand[c] else length - hand[c], stop)]
         if n_loco >= length:
             out.append((NONE, length))
         return out
@@ -389,6 +411,12 @@ class Rules:
         p = s.current
         r = self.board.routes[ri]
         s.route_owner[ri] = p
+        s.open_routes &= ~(1 << ri)
+        twins = self._twin_masks[ri]
+        if twins:
+            s.barred[p] |= twins
+            if s.n_players in self.board.closed_with_players:
+                s.open_routes &= ~twins
         s.wagons[p] -= r.length
         s.route_points[p] += self.board.route_score[ri]
 

@@ -42,6 +42,7 @@ class Tunnel:
 
 class State:
     __slots__ = (
+        "barred",
         "current",
         "deck",
         "discard",
@@ -53,6 +54,7 @@ class State:
         "market_stuck",
         "n_players",
         "offers",
+        "open_routes",
         "passes",
         "phase",
         "rng",
@@ -81,6 +83,10 @@ class State:
         self.station_owner = [FREE] * n_cities
         self.route_owner = [FREE] * n_routes
         self.route_points = [0] * n_players
+        # derived from route_owner, kept for speed (bit i = route i): routes nobody owns and that
+        # are not closed; per player, lanes barred because the player owns their twin
+        self.open_routes = (1 << n_routes) - 1
+        self.barred = [0] * n_players
         self.tickets: list[list[int]] = [[] for _ in range(n_players)]
         self.ticket_deck: list[int] = []  # top is the END of the list
         self.offers: list[list[int]] = [[] for _ in range(n_players)]  # tickets on offer per player
@@ -107,6 +113,8 @@ class State:
         new.station_owner = self.station_owner[:]
         new.route_owner = self.route_owner[:]
         new.route_points = self.route_points[:]
+        new.open_routes = self.open_routes
+        new.barred = self.barred[:]
         new.tickets = [t[:] for t in self.tickets]
         new.ticket_deck = self.ticket_deck[:]
         new.offers = [o[:] for o in self.offers]
