@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
+from tracklayer.core.action import Action
 from tracklayer.core.errors import NotationError, UnknownName
 from tracklayer.core.names import fold
 
@@ -19,38 +20,6 @@ if TYPE_CHECKING:
     from tracklayer.ttr.board import Board
 
 NONE = -1  # "no colour" in a payment: only locomotives were played
-
-
-class Action:
-    """Base of every Ticket to Ride action."""
-
-    __slots__ = ("key", "text")
-    kind: ClassVar[str] = ""
-
-    def __init__(self, key: tuple[object, ...], text: str) -> None:
-        self.key = key
-        self.text = text
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Action) and self.key == other.key)
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.text!r}>"
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild, (type(self), self.key, self.text))
-
-
-def _rebuild(cls: type[Action], key: tuple[object, ...], text: str) -> Action:
-    obj = cls.__new__(cls)
-    Action.__init__(obj, key, text)
-    return obj
 
 
 class DrawCard(Action):

@@ -11,18 +11,17 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tracklayer.core.errors import GameDataError, IllegalAction, NotationError, TracklayerError
+from tracklayer.core.errors import IllegalAction, NotationError, TracklayerError
+from tracklayer.core.game import BaseGame, replay_saved
 from tracklayer.core.names import fold
 from tracklayer.core.rng import Rng, seed_state
 from tracklayer.ttr.actions import NONE, Action, ActionTable, ClaimRoute
 from tracklayer.ttr.board import Board, Ticket, Variant, load_board
 from tracklayer.ttr.rules import Rules
 from tracklayer.ttr.scoring import TIEBREAKS, HeldTicket, score_position
-from tracklayer.ttr.state import OVER, State
+from tracklayer.ttr.state import State
 from tracklayer.ttr.view import build_view
 
-FORMAT = "tracklayer-game"
-FORMAT_VERSION = 1
 GAMES = ("ttr-europe", "ttr-new-york")
 
 
@@ -66,7 +65,7 @@ def _extra_tickets(board: Board, extra: Iterable[Any]) -> tuple[Ticket, ...]:
     return tuple(out)
 
 
-class TTRGame:
+class TTRGame(BaseGame):
     """One game of Ticket to Ride (Europe or New York) with its complete state."""
 
     family = "ttr"
@@ -82,37 +81,13 @@ class TTRGame:
         self.rules: Rules = board.rules(variant)
         self.table: ActionTable = board.actions
         self.tickets = board.tickets
-        self.moves: list[Action] = []
-        self.move_log: list[tuple[int, Action]] = []
-        self._legal: Sequence[Action] | None = None
+        self._init_log()
 
     # ------------------------------------------------------------------ queries
     @property
     def game(self) -> str:
         """The registered game name (``ttr-europe``, ``ttr-new-york``), even on a custom map file."""
         return self.options.get("game", self.board.key)
-
-    @property
-    def n_players(self) -> int:
-        return self.state.n_players
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.state.phase == OVER else self.state.current
-
-    @property
-    def phase(self) -> str:
-        return self.state.phase
-
-    @property
-    def is_over(self) -> bool:
-        return self.state.phase == OVER
-
-    def legal_actions(self) -> Sequence[Action]:
-        """Every legal action of the player to move (cached until the next move)."""
-        if self._legal is None:
-            self._legal = self.rules.legal_actions(self.state)
-        return self._legal
 
     def view(self, player: int | None, *, log_tail: int | None = None) -> dict[str, Any]:
         """What ``player`` may know (``None``: a spectator), JSON-ready."""
@@ -130,33 +105,6 @@ class TTRGame:
         out["final"] = self.is_over
         out["variant"] = self.variant.name
         return out
-
-    # ------------------------------------------------------------------ moves
-    def apply(self, action: Action | str) -> Action:
-        """Play a move (an action or its notation); :class:`IllegalAction` leaves the game unchanged."""
-        if isinstance(action, str):
-            action = self.parse(action)
-        elif not isinstance(action, Action):
-            raise IllegalAction(f"not an action: {action!r}")
-        mover = self.state.current
-        recorded = self.rules.apply(self.state, action)
-        self.moves.append(recorded)
-        self.move_log.append((mover, recorded))
-        self._legal = None
-        return recorded
-
-    def apply_unchecked(self, action: Action) -> None:
-        """Apply an action taken from ``legal_actions()`` (skips nothing the rules need; kept for bots)."""
-        self.apply(action)
-
-    def clone(self) -> TTRGame:
-        new = TTRGame.__new__(TTRGame)
-        new.__dict__.update(self.__dict__)
-        new.state = self.state.clone()
-        new.moves = self.moves[:]
-        new.move_log = self.move_log[:]
-        new._legal = None
-        return new
 
     # ------------------------------------------------------------------ notation
     def parse(self, text: str) -> Action:
@@ -260,9 +208,6 @@ class TTRGame:
         return {"game": self.game, "variant": self.variant.name, "players": list(self.players),
                 "seed": self.seed, "options": dict(self.options)}
 
-    def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "version": FORMAT_VERSION, **self.setup(),
-                "moves": [str(a) for a in self.moves], "state": self.state.to_dict()}
 
 
 def new_ttr_game(game: str, players: int | Sequence[str], *, seed: int | str, variant: str | None = None,
@@ -293,26 +238,12 @@ def new_ttr_game(game: str, players: int | Sequence[str], *, seed: int | str, va
 
 
 def load_ttr_game(data: dict[str, Any]) -> TTRGame:
-    try:
-        opts = dict(data.get("options") or {})
-        game = new_ttr_game(data["game"], data["players"], seed=data["seed"], variant=data.get("variant"),
+    def start(d: dict[str, Any]) -> TTRGame:
+        opts = dict(d.get("options") or {})
+        return new_ttr_game(d["game"], d["players"], seed=d["seed"], variant=d.get("variant"),
                             tiebreak=opts.get("tiebreak", "classic"), extra_tickets=opts.get("extra_tickets", ()),
                             first_player=opts.get("first_player", 0), map_file=opts.get("map_file"))
-    except KeyError as exc:
-        raise GameDataError(f"saved game lacks the field {exc.args[0]!r}") from exc
-    except TracklayerError as exc:
-        raise GameDataError(f"saved game setup is invalid: {exc}") from exc
-    moves = data.get("moves", [])
-    if not isinstance(moves, list):
-        raise GameDataError("saved game: 'moves' must be a list of move texts")
-    for i, text in enumerate(moves):
-        try:
-            game.apply(game.parse(text))
-        except TracklayerError as exc:
-            raise GameDataError(f"saved game: moves[{i}] {text!r} cannot be replayed: {exc}") from exc
-    snapshot = data.get("state")
-    if snapshot is not None and snapshot != game.state.to_dict():
-        diff = [k for k, v in game.state.to_dict().items() if snapshot.get(k) != v]
-        raise GameDataError("saved game: the stored state does not match the replayed moves "
-                            f"(differs in {', '.join(diff)}); the file is corrupt or was edited")
+
+    game = replay_saved(data, start)
+    assert isinstance(game, TTRGame)
     return game

@@ -156,9 +156,11 @@ class TerminalGame:
 
     def finish(self) -> None:
         g = self.g
-        if self.last_human is not None and self.news[self.last_human]:
-            self.console.print(Text("Last moves", style="bold"))
-        self.flush_news(self.last_human)
+        reader = self.last_human if self.humans else None  # whose unseen moves to print
+        if self.news.get(reader):
+            if reader is not None:
+                self.console.print(Text("Last moves", style="bold"))
+            self.flush_news(reader)
         self.console.rule("Game over")
         from tracklayer.cli import print_result
 

@@ -1,0 +1,126 @@
+"""What every game object shares: move recording, legal-action caching, cloning, saving, replaying.
+
+A game is ``(setup, seed, moves)``. Families supply the rules (``legal_actions(state)`` and
+``apply(state, action) -> recorded action``), the state (``phase``, ``current``, ``clone()``,
+``to_dict()``), notation parsing, views and results; this base turns them into the one public API
+(``legal_actions``, ``apply``, ``view``, ``result``, ``to_json``) that servers, bots and RL use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tracklayer.core.action import Action
+from tracklayer.core.errors import GameDataError, IllegalAction, TracklayerError
+
+FORMAT = "tracklayer-game"
+FORMAT_VERSION = 1
+OVER = "over"
+
+
+class BaseGame:
+    family = ""
+    rules: Any
+    state: Any
+    players: list[str]
+    seed: int | str
+    options: dict[str, Any]
+
+    def _init_log(self) -> None:
+        self.moves: list[Action] = []
+        self.move_log: list[tuple[int, Action]] = []
+        self._legal: Sequence[Action] | None = None
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def game(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == OVER
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.is_over else self.state.current
+
+    def legal_actions(self) -> Sequence[Action]:
+        """Every legal action of the player to move (cached until the next move)."""
+        if self._legal is None:
+            self._legal = self.rules.legal_actions(self.state)
+        return self._legal
+
+    # ------------------------------------------------------------------ moves
+    def parse(self, text: str) -> Action:
+        raise NotImplementedError
+
+    def apply(self, action: Action | str) -> Action:
+        """Play a move (an action or its notation); :class:`IllegalAction` leaves the game unchanged."""
+        if isinstance(action, str):
+            action = self.parse(action)
+        elif not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {action!r}")
+        mover = self.state.current
+        recorded = self.rules.apply(self.state, action)
+        self.moves.append(recorded)
+        self.move_log.append((mover, recorded))
+        self._legal = None
+        return recorded
+
+    def clone(self) -> Any:
+        """An independent copy (shares the immutable board and rules) for search and what-ifs."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.state = self.state.clone()
+        new.moves = self.moves[:]
+        new.move_log = self.move_log[:]
+        new._legal = None
+        return new
+
+    # ------------------------------------------------------------------ saving
+    def setup(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "version": FORMAT_VERSION, **self.setup(),
+                "moves": [str(a) for a in self.moves], "state": self.state.to_dict()}
+
+
+def replay_saved(data: dict[str, Any], start: Callable[[dict[str, Any]], BaseGame]) -> BaseGame:
+    """Rebuild a saved game: set it up, replay every move, and check the stored state snapshot."""
+    if data.get("format", FORMAT) != FORMAT:
+        raise GameDataError(f"not a saved tracklayer game (format {data.get('format')!r})")
+    if data.get("version", FORMAT_VERSION) > FORMAT_VERSION:
+        raise GameDataError(f"saved game version {data.get('version')} is newer than this tracklayer "
+                            f"understands ({FORMAT_VERSION})")
+    try:
+        game = start(data)
+    except KeyError as exc:
+        raise GameDataError(f"saved game lacks the field {exc.args[0]!r}") from exc
+    except TracklayerError as exc:
+        raise GameDataError(f"saved game setup is invalid: {exc}") from exc
+    moves = data.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise GameDataError("saved game: 'moves' must be a list of move texts")
+    for i, text in enumerate(moves):
+        try:
+            game.apply(game.parse(text))
+        except TracklayerError as exc:
+            raise GameDataError(f"saved game: moves[{i}] {text!r} cannot be replayed: {exc}") from exc
+    snapshot = data.get("state")
+    if snapshot is not None:
+        mine = game.state.to_dict()
+        if snapshot != mine:
+            diff = [k for k, v in mine.items() if not isinstance(snapshot, dict) or snapshot.get(k) != v]
+            raise GameDataError("saved game: the stored state does not match the replayed moves "
+                                f"(differs in {', '.join(diff)}); the file is corrupt or was edited")
+    return game
