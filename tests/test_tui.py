@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -138,7 +139,14 @@ def test_others_tickets_never_shown() -> None:
 
 
 def test_a_tunnel_shows_the_reveal_and_the_payments() -> None:
-    game, claim = _tunnel_position()
+    def tunnel_ahead(game: Any, action: Any) -> bool:
+        if action.kind != "claim" or not game.board.routes[action.route].tunnel:
+            return False
+        trial = game.clone()
+        trial.apply(action)
+        return trial.phase == "tunnel" and len(trial.legal_actions()) > 1
+
+    game, claim = _position(tunnel_ahead)
     con, buf = console()
     play_terminal(game, ["you", "bot"], console=con, input_fn=script([str(claim), "status", "quit"]))
     out = buf.getvalue()
@@ -146,22 +154,36 @@ def test_a_tunnel_shows_the_reveal_and_the_payments() -> None:
     assert "revealed" in out and "Pay for the tunnel" in out and "decline" in out
 
 
-def _tunnel_position() -> tuple[object, object]:
-    """A game where seat 0 may claim a tunnel whose reveal asks for more cards."""
+def test_an_ambiguous_claim_lists_the_payments_by_number() -> None:
+    def ambiguous(game: Any, action: Any) -> bool:
+        if action.kind != "claim":
+            return False
+        route = str(action).split(":")[0]
+        return sum(1 for a in game.legal_actions() if str(a).split(":")[0] == route) > 1
+
+    game, claim = _position(ambiguous)
+    route = str(claim).split(":")[0]
+    con, buf = console()
+    play_terminal(game, ["you", "bot"], console=con, input_fn=script([route, "1", "quit"]))
+    out = buf.getvalue()
+    assert "can be paid in" in out and "  1 claim " in out
+    mine = [e["move"] for e in game.view(0)["log"] if e["player"] == 0]
+    assert route in out.split("✓ ")[1] and any(m.startswith(route + ":") for m in mine)
+
+
+def _position(wanted: Callable[[Any, Any], bool]) -> tuple[Any, Any]:
+    """A two-player Europe game at seat 0's main turn with a legal action ``wanted(game, action)``."""
     for seed in range(300):
         game = tracklayer.new_game("ttr-europe", ["you", "bot 1"], seed=seed)
         rng = random.Random(seed)
         while not game.is_over:
             legal = game.legal_actions()
             if game.current_player == 0 and game.phase == "main":
-                for a in legal:
-                    if a.kind == "claim" and game.board.routes[a.route].tunnel:
-                        trial = game.clone()
-                        trial.apply(a)
-                        if trial.phase == "tunnel" and len(trial.legal_actions()) > 1:
-                            return game, a
+                found = next((a for a in legal if wanted(game, a)), None)
+                if found is not None:
+                    return game, found
             game.apply(legal[rng.randrange(len(legal))])
-    raise AssertionError("no tunnel position found")
+    raise AssertionError("no such position found")
 
 
 def test_hot_seat_asks_to_pass_the_terminal() -> None:

@@ -159,3 +159,92 @@ def claims_of(g: TTRGame, label: str) -> list[str]:
     """Legal claim notations for the lanes named by ``label``."""
     rs = set(lanes(g, label))
     return [str(a) for a in g.legal_actions() if a.kind == "claim" and a.route in rs]
+
+
+def oracle_legal(g: TTRGame) -> set[str]:
+    """The legal moves of the player to move, written straight from the rules text (slow, simple).
+
+    Identical lanes of a double route share one notation, so a set of strings compares the moves
+    whatever lane the engine picks for them.
+    """
+    import itertools
+
+    from tracklayer.ttr.actions import NONE
+
+    s, b, t = g.state, g.board, g.table
+    p = s.current
+    h = s.hands[p]
+    loco = b.loco
+    out: set[str] = set()
+    can_blind = bool(s.deck) or bool(s.discard)
+    if s.phase == "over":
+        return out
+    if s.phase == "second_draw":
+        out |= {str(t.draw(c)) for c in s.market if c not in (EMPTY, loco)}
+        if can_blind:
+            out.add(str(t.draw_deck))
+        return out
+    if s.phase in ("initial", "keep"):
+        offer = s.offers[p]
+        v = g.variant
+        if s.phase == "initial":
+            need, max_long = min(v.initial.min_keep, len(offer)), v.initial.max_keep_long
+        else:
+            need, max_long = min(v.draw_min_keep, len(offer)), len(offer)
+        for k in range(max(need, 1), len(offer) + 1):
+            for combo in itertools.combinations(sorted(offer), k):
+                if sum(g.board.tickets[x].long for x in combo) <= max_long:
+                    out.add(str(t.keep(combo)))
+        return out
+    if s.phase == "tunnel":
+        x = s.tunnel.extra
+        for nl in range(x + 1):
+            nc = x - nl
+            if h[loco] < nl:
+                continue
+            if nc == 0:
+                out.add(str(t.pay(NONE, 0, nl)))
+            elif s.tunnel.color != NONE and h[s.tunnel.color] >= nc:
+                out.add(str(t.pay(s.tunnel.color, nc, nl)))
+        out.add(str(t.decline))
+        return out
+    # main phase
+    out |= {str(t.draw(c)) for c in s.market if c != EMPTY}
+    if can_blind:
+        out.add(str(t.draw_deck))
+    if s.ticket_deck:
+        out.add(str(t.draw_tickets))
+    closed = s.n_players in b.closed_with_players
+    for r in b.routes:
+        if s.route_owner[r.index] != -1 or s.wagons[p] < r.length:
+            continue
+        if any(s.route_owner[x] == p or (closed and s.route_owner[x] != -1) for x in r.twins):
+            continue
+        for nl in range(r.locomotives, r.length + 1):
+            nc = r.length - nl
+            if h[loco] < nl:
+                continue
+            if nc == 0:
+                out.add(str(t.claim(r.index, NONE, nl)))
+                continue
+            for c in range(len(b.colors)) if r.color == -1 else (r.color,):
+                if h[c] >= nc:
+                    out.add(str(t.claim(r.index, c, nl)))
+    if b.features.stations and s.stations_left[p]:
+        cost = b.station_costs[b.stations - s.stations_left[p]]
+        for ct in range(len(b.cities)):
+            if s.station_owner[ct] != -1:
+                continue
+            for nl in range(cost + 1):
+                nc = cost - nl
+                if h[loco] < nl:
+                    continue
+                if nc == 0:
+                    out.add(str(t.station(ct, NONE, 0, nl)))
+                    continue
+                for c in range(len(b.colors)):
+                    if h[c] >= nc:
+                        out.add(str(t.station(ct, c, nc, nl)))
+    if not out:
+        out.add(str(t.pass_))
+    return out

@@ -12,8 +12,6 @@ from collections import Counter
 import pytest
 
 import tracklayer
-from tracklayer import IllegalAction, NotationError
-from tracklayer.ttr.cards import EMPTY
 from tests.ttr.helpers import (
     assert_illegal,
     card,
@@ -23,17 +21,19 @@ from tests.ttr.helpers import (
     hand,
     lanes,
     legal_texts,
+    oracle_legal,
     own,
     route,
     set_deck,
     set_discard,
     set_market,
     set_turn,
-    snapshot,
     start,
     ticket,
     total_cards,
 )
+from tracklayer import IllegalAction, NotationError
+from tracklayer.ttr.cards import EMPTY
 
 COLORS = ("pink", "white", "blue", "yellow", "orange", "black", "red", "green")
 NEUTRAL_MARKET = ["pink", "white", "blue", "yellow", "orange"]
@@ -540,12 +540,13 @@ def test_claim_taken_route_refused():
 def test_one_route_per_turn():
     g = start()
     hand(g, 0, red=5, white=5)
-    hand(g, 1, green=4)
+    n_moves = len(g.move_log)
     g.apply("claim Wien-Budapest/red: 1 red")
+    # the claim ended the turn: player 1 cannot go on claiming (e.g. Paris-Frankfurt) in the same turn
     assert g.current_player == 1 and g.phase == "main"
-    # the next claim is the next player's
-    assert_illegal(g, "claim Paris-Frankfurt/white: 3 white", "white")
+    assert g.state.hands[0] == hand_counts(g, red=4, white=5)
     assert g.state.route_owner[route(g, "Paris-Frankfurt/white")] == -1
+    assert len(g.move_log) == n_moves + 1 and g.move_log[-1][0] == 0
 
 
 @pytest.mark.parametrize("n", [4, 5])
@@ -1058,3 +1059,123 @@ def test_notation_errors_are_illegal_actions():
         g.apply("claim Marseille-Paris: 4 purple")
     with pytest.raises(IllegalAction, match="no route joins"):
         g.apply("claim Paris-Wien: 4 red")
+
+
+# ============================================================================ more card-flow corners
+def test_empty_market_slots_refilled_at_end_of_turn_from_discard():
+    g = start()
+    hand(g, 0, red=1)
+    set_deck(g, [])
+    set_discard(g, [])
+    set_market(g, [None] * 5)
+    g.apply("claim Wien-Budapest/red: 1 red")  # the paid card is the only card left anywhere
+    assert g.state.market.count(card(g, "red")) == 1
+    assert g.state.discard == [] and g.state.deck == []
+
+
+def test_tunnel_reveal_reshuffles_discard_mid_reveal():
+    g = start()
+    hand(g, 0, red=3)
+    set_deck(g, ["blue"])
+    set_discard(g, ["green", "green", "green", "green"])
+    g.apply("claim Erzurum-Sochi: 3 red")
+    s = g.state
+    assert s.route_owner[route(g, "Erzurum-Sochi")] == 0  # blue, green, green: nothing to add
+    assert sorted(s.discard) == sorted(cards(g, "red", "red", "red", "blue", "green", "green"))
+    assert s.deck == cards(g, "green", "green")
+
+
+def test_tunnel_played_cards_are_not_reshuffled_into_the_reveal():
+    g = start()
+    hand(g, 0, red=3)
+    set_deck(g, [])
+    set_discard(g, ["blue", "blue"])
+    g.apply("claim Erzurum-Sochi: 3 red")
+    assert g.state.route_owner[route(g, "Erzurum-Sochi")] == 0  # only the two blue cards were revealed
+    assert sorted(g.state.discard) == sorted(cards(g, "red", "red", "red", "blue", "blue"))
+
+
+def test_station_payment_is_discarded_and_turn_ends():
+    g = start()
+    hand(g, 0, red=1)
+    set_discard(g, [])
+    g.apply("station Berlin: 1 red")
+    assert g.state.discard == [card(g, "red")]
+    assert g.state.hands[0] == hand_counts(g)
+    assert g.current_player == 1 and g.phase == "main"
+
+
+def test_decline_is_allowed_even_when_able_to_pay():
+    g = tunnel_game(["red", "blue", "blue"], red=5)
+    g.apply("claim Erzurum-Sochi: 3 red")
+    assert "pay: 1 red" in legal_texts(g)
+    g.apply("decline")
+    assert g.state.hands[0] == hand_counts(g, red=5)
+    assert g.current_player == 1
+
+
+def test_unknown_tiebreak_option_refused():
+    with pytest.raises(IllegalAction, match="tiebreak"):
+        tracklayer.new_game("ttr-europe", 2, seed=1, tiebreak="german")
+
+
+@pytest.mark.parametrize(("tiebreak", "winner"), [("classic", "Player 2"), ("anniversary-de", "Player 1")])
+def test_game_result_uses_stations_and_tiebreak_option(tiebreak, winner):
+    extra = [("Paris", "Munchen", 1, "europe"), ("Frankfurt", "Munchen", 9, "europe")]
+    g = start(n=2, tiebreak=tiebreak, extra_tickets=extra)
+    s = g.state
+    hand(g, 0, white=3)
+    g.apply("claim Paris-Frankfurt/white: 3 white")
+    hand(g, 1, pink=2)
+    g.apply("claim Frankfurt-Munchen: 2 pink")
+    hand(g, 0, red=1)
+    g.apply("station Frankfurt: 1 red")
+    s.tickets = [[ticket(g, "X01")], [ticket(g, "X02")]]
+    r = g.result()
+    p0, p1 = r["players"]
+    # Player 1 borrows Frankfurt-Munchen through the station: 4 + 1 + 8 (2 unused) + 10 (express) = 23
+    assert p0["stations"] == [{"city": "Frankfurt", "borrows": "Frankfurt-Munchen"}]
+    assert p0["ticket_points"] == 1 and p0["station_points"] == 8 and p0["longest_path_bonus"] == 10
+    assert p0["total"] == 23
+    # Player 2: 2 + 9 + 12 = 23; one completed ticket each
+    assert p1["total"] == 23
+    assert p0["completed_tickets"] == p1["completed_tickets"] == 1
+    assert r["winners"] == [winner]
+
+
+# ============================================================================ legal actions = the rules
+@pytest.mark.parametrize(("variant", "n", "seed"), [
+    ("classic", 2, 1), ("classic", 3, 2), ("classic", 4, 3), ("classic", 5, 4),
+    ("1912", 3, 5), ("mega", 4, 6), ("big-cities", 2, 7), ("big-cities", 5, 8),
+])
+def test_legal_actions_match_the_rules_over_random_games(variant, n, seed):
+    import random
+
+    rnd = random.Random(seed)
+    g = tracklayer.new_game("ttr-europe", n, seed=seed, variant=variant)
+    steps = 0
+    while not g.is_over and steps < 400:
+        legal = list(g.legal_actions())
+        texts = [str(a) for a in legal]
+        assert len(texts) == len(set(texts)), "duplicate legal actions"
+        assert set(texts) == oracle_legal(g), f"step {steps}, phase {g.phase}"
+        # prefer claims and stations so that the board fills up
+        big = [a for a in legal if a.kind in ("claim", "station", "pay")]
+        g.apply(rnd.choice(big) if big and rnd.random() < 0.5 else rnd.choice(legal))
+        steps += 1
+
+
+# ============================================================================ snapshots (test infrastructure)
+@pytest.mark.xfail(reason="engine bug: State.to_dict() and Game.to_json()['state'] return the state's live lists "
+                          "(hands, deck, market, route_owner...), so a 'snapshot' changes as the game goes on",
+                   strict=True)
+def test_state_to_dict_is_a_snapshot():
+    import copy
+
+    g = start()
+    d = g.state.to_dict()
+    saved = g.to_json()
+    before = copy.deepcopy(d)
+    g.apply("draw deck")
+    assert d == before
+    assert saved["state"] == before

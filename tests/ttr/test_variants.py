@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 import tracklayer
-from tracklayer import IllegalAction
 from tests.ttr.helpers import assert_illegal, legal_texts, set_turn, start
+from tracklayer import IllegalAction
 
 VARIANTS = ("classic", "1912", "mega", "big-cities")
 
@@ -126,14 +126,14 @@ def test_mega_with_a_long_ticket_keep_at_least_two_regular():
 
 
 def test_mega_without_a_long_ticket_keep_at_least_three_regular():
-    g, lg, rg = mega_offer()
+    g, _, rg = mega_offer()
     assert_illegal(g, g.table.keep(tuple(rg[:2])), "at least 3")
     g.apply(g.table.keep(tuple(rg[:3])))
     assert sorted(g.state.tickets[0]) == rg[:3]
 
 
 def test_mega_legal_initial_keeps_are_exactly_the_rule():
-    g, lg, rg = mega_offer()
+    g, _, _ = mega_offer()
     got = {a.tickets for a in g.legal_actions()}
     for keep in got:
         n_long = len(longs(g, keep))
@@ -201,6 +201,20 @@ def test_big_cities_keep_at_least_two_of_five():
     g.apply(g.table.keep(tuple(offer[:2])))
     assert sorted(g.state.ticket_deck[:3]) == offer[2:]  # returned under the deck
     assert g.state.ticket_deck[3:] == deck
+
+
+def test_big_cities_initial_returned_are_shuffled():
+    patterns = set()
+    for seed in range(8):
+        g = tracklayer.new_game("ttr-europe", 2, seed=seed, variant="big-cities")
+        offer = list(g.state.offers[0])
+        keep = sorted(offer)[:2]
+        g.apply(g.table.keep(tuple(keep)))
+        returned = [t for t in offer if t not in keep]
+        bottom = g.state.ticket_deck[:3]
+        assert sorted(bottom) == sorted(returned)
+        patterns.add(tuple(returned.index(t) for t in bottom))
+    assert len(patterns) > 1
 
 
 def test_big_cities_draw_four_keep_one():

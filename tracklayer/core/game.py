@@ -29,7 +29,7 @@ class BaseGame:
 
     def _init_log(self) -> None:
         self.moves: list[Action] = []
-        self.move_log: list[tuple[int, Action]] = []
+        self.move_log: list[tuple[int, Action, str]] = []
         self._legal: Sequence[Action] | None = None
 
     # ------------------------------------------------------------------ queries
@@ -72,9 +72,13 @@ class BaseGame:
         mover = self.state.current
         recorded = self.rules.apply(self.state, action)
         self.moves.append(recorded)
-        self.move_log.append((mover, recorded))
+        self.move_log.append((mover, recorded, self._public_note(recorded)))
         self._legal = None
         return recorded
+
+    def _public_note(self, action: Action) -> str:
+        """What everybody saw happen besides the move itself (e.g. cards revealed); families override."""
+        return ""
 
     def clone(self) -> Any:
         """An independent copy (shares the immutable board and rules) for search and what-ifs."""

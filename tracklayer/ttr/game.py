@@ -106,6 +106,13 @@ class TTRGame(BaseGame):
         out["variant"] = self.variant.name
         return out
 
+    def _public_note(self, action: Action) -> str:
+        if isinstance(action, ClaimRoute) and self.board.routes[action.route].tunnel:
+            cards = ", ".join(self.board.card_name(c) for c in self.state.last_reveal) or "nothing"
+            extra = self.state.tunnel.extra if self.state.tunnel is not None else 0
+            return f"tunnel revealed {cards}: {extra} more card{'s' if extra != 1 else ''}"
+        return ""
+
     # ------------------------------------------------------------------ notation
     def parse(self, text: str) -> Action:
         """Read a move in the notation of ``docs/notation.md``.
@@ -122,6 +129,8 @@ class TTRGame(BaseGame):
         b = self.board
         if word == "draw":
             what = fold(rest)
+            if what in ("tickets", "ticket"):
+                return t.draw_tickets
             if what in ("deck", "blind", "top"):
                 return t.draw_deck
             try:
@@ -146,6 +155,7 @@ class TTRGame(BaseGame):
             return t.decline
         if word in ("tickets", "ticket"):
             return t.draw_tickets
+
         if word == "pass":
             return t.pass_
         if word == "keep":

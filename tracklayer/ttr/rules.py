@@ -373,6 +373,7 @@ class Rules:
             if card == EMPTY:
                 break
             revealed.append(card)
+        s.last_reveal = revealed[:]
         counted = color if n_color else NONE
         extra = sum(1 for c in revealed if c == b.loco or c == counted)
         tunnel = Tunnel(ri, counted, n_color, n_loco, revealed, extra)

@@ -50,6 +50,7 @@ class State:
         "first",
         "hands",
         "initial_pending",
+        "last_reveal",
         "market",
         "market_stuck",
         "n_players",
@@ -98,6 +99,7 @@ class State:
         self.final_turns = -1  # -1: end not triggered; else turns left in the final round
         self.passes = 0  # consecutive passes (a full round of them ends a stuck game)
         self.tunnel: Tunnel | None = None
+        self.last_reveal: list[int] = []  # cards the latest tunnel claim revealed (public)
 
     def clone(self) -> State:
         new = State.__new__(State)
@@ -125,6 +127,7 @@ class State:
         new.turn = self.turn
         new.final_turns = self.final_turns
         new.passes = self.passes
+        new.last_reveal = self.last_reveal[:]
         t = self.tunnel
         new.tunnel = None if t is None else Tunnel(t.route, t.color, t.n_color, t.n_loco, t.revealed[:], t.extra)
         return new
@@ -138,6 +141,8 @@ class State:
                 value = value.state
             elif name == "tunnel":
                 value = None if value is None else value.to_dict()
+            elif isinstance(value, list):  # a snapshot: never hand out the live lists
+                value = [x[:] if isinstance(x, list) else x for x in value]
             out[name] = value
         return out
 

@@ -97,7 +97,10 @@ def build_view(game: TTRGame, seat: int | None, log_tail: int | None = None) -> 
     moves = game.move_log
     if log_tail is not None:
         moves = moves[-log_tail:] if log_tail else []
-    view["log"] = [{"player": m, "move": public_move(game, seat, m, a)} for m, a in moves]
+    view["log"] = [{"player": m, "move": public_move(game, seat, m, a), **({"note": note} if note else {})}
+                   for m, a, note in moves]
+    if s.last_reveal:
+        view["last_tunnel_reveal"] = [b.card_name(c) for c in s.last_reveal]
     if over:
         view["result"] = game.result()
     return view

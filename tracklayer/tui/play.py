@@ -143,7 +143,7 @@ class TerminalGame:
             tunnel = view.get("tunnel")
             if tunnel and g.current_player == seat:
                 revealed = ", ".join(tunnel["revealed"]) or "nothing"
-                text += f" (tunnel: revealed {revealed} → {tunnel['extra']} more)"
+                text += f" (tunnel reveals {revealed}: +{tunnel['extra']})"
             self.news[h].append((name, text))
         if not self.humans and g.current_player != seat:
             self.flush_news(None)  # a bots-only game prints each turn as it ends
@@ -193,8 +193,20 @@ class TerminalGame:
                 self.human_move(seat, move)
             except TracklayerError as exc:
                 self.console.print(Text(f"✘ {exc}", style="red"))
+                self.after_error(line)
                 continue
             return
+
+    def after_error(self, line: str) -> None:
+        """Help the next try: number the ways to pay for a claim or station typed without payment."""
+        word = line.split(maxsplit=1)[0].casefold()
+        if word in ("claim", "station") and ":" not in line and len(line.split()) > 1:
+            numbered, shown = render.moves_listing(self.g.legal_actions(), line.split())
+            if 1 < len(numbered) <= render.FILTER_CAP:
+                self.listing = numbered
+                self.console.print(shown)
+        elif word not in ("draw", "claim", "station", "pay", "decline", "keep", "pass", "tickets", "ticket"):
+            self.console.print("[dim]Type 'help' for commands, 'moves' for your legal moves.[/dim]")
 
     def handover(self, seat: int) -> None:
         """Hot-seat: hide the previous player's screen before showing this player's hand."""
@@ -243,7 +255,7 @@ class TerminalGame:
         elif phase == "main":
             self.console.print("[dim]Your move: type it (Tab completes), or 'moves', 'map', 'help'.[/dim]")
 
-    def command(self, seat: int, line: str) -> str | Any | None:
+    def command(self, seat: int, line: str) -> Any:
         """Handle a terminal command; returns the move to play (text or action) or None if handled."""
         word, _, rest = line.partition(" ")
         word = word.casefold()

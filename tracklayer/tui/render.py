@@ -8,6 +8,7 @@ for terminals without colour.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,8 +45,14 @@ GROUPS: list[tuple[str, str]] = [
     ("keep", "Keep tickets"),
     ("pass", "Pass"),
 ]
-GROUP_CAP = {"claim": 20, "station": 6}  # moves per group listed by a bare ``moves`` (default 12)
+GROUP_CAP = {"claim": 18, "station": 6}  # moves per group listed by a bare ``moves`` (default 12)
 FILTER_CAP = 60  # moves listed by a filtered ``moves ...``
+
+
+def matches(keys: list[str], text: str) -> bool:
+    """Every folded key starts a word of ``text`` ("lon" finds London, not Pamplona)."""
+    folded = fold(text)
+    return all(re.search(r"(?:^|[\s/:+(-])" + re.escape(k), folded) for k in keys)
 
 
 def card(name: str | None, count: int | None = None) -> Text:
@@ -154,8 +161,11 @@ def status(view: dict[str, Any], *, board_name: str, stations: bool, seed: Any,
     parts: list[RenderableType] = [head, *news, Text(), players_table(view, stations), Text()]
     if view.get("final_round"):
         left = view.get("final_turns_left")
-        parts.append(Text(f"Final round! {left} turn{'s' if left != 1 else ''} left after this one."
-                          if left is not None else "Final round!", style="bold red"))
+        if left == 1:
+            text = "Final round! This is the last turn of the game."
+        else:
+            text = f"Final round! {left} turns left, this one included." if left else "Final round!"
+        parts.append(Text(text, style="bold red"))
     parts.append(market_line(view))
     if me is not None:
         parts.append(hand_line(view))
@@ -171,48 +181,76 @@ def move_label(text: str) -> str:
     return "draw tickets" if text == "tickets" else text
 
 
+def _target(action: Any) -> str:
+    """What a claim or station is for ("claim Paris-Wien", "station Berlin"), without the payment."""
+    return str(action).split(":", 1)[0]
+
+
+def _cheapest_per_target(actions: list[Any]) -> tuple[list[Any], dict[str, int]]:
+    """One move per route / city (the payment with the fewest wild cards) and how many ways each has."""
+    best: dict[str, Any] = {}
+    ways: dict[str, int] = {}
+    for a in actions:
+        key = _target(a)
+        ways[key] = ways.get(key, 0) + 1
+        if key not in best or (a.n_loco, str(a)) < (best[key].n_loco, str(best[key])):
+            best[key] = a
+    return [best[k] for k in sorted(best)], ways
+
+
 def moves_listing(legal: Sequence[Any], words: list[str]) -> tuple[list[Any], RenderableType]:
-    """Numbered legal moves grouped by kind, filtered by ``words``; returns (numbered actions, renderable)."""
+    """Numbered legal moves grouped by kind, filtered by ``words``; returns (numbered actions, renderable).
+
+    Claims and stations come in many payment variants; when a group is too long to list, it shows
+    one (the cheapest in wild cards) per route or city, with the count of other ways to pay.
+    """
     keys = [fold(w) for w in words]
     by_kind: dict[str, list[Any]] = {}
     for action in legal:
-        if all(k in fold(move_label(str(action))) for k in keys):
+        if matches(keys, move_label(str(action))):
             by_kind.setdefault(getattr(action, "kind", ""), []).append(action)
-    numbered: list[Any] = []
-    parts: list[RenderableType] = []
-    total = sum(len(v) for v in by_kind.values())
-    if not total:
+    if not by_kind:
         what = f" matching {' '.join(words)!r}" if words else ""
         return [], Text(f"No legal move{what}.", style="yellow")
+    numbered: list[Any] = []
+    parts: list[RenderableType] = []
     budget = FILTER_CAP
     titles = dict(GROUPS)
     for kind in [k for k, _ in GROUPS] + [k for k in by_kind if k not in titles]:
-        texts = by_kind.get(kind)
-        if not texts or budget <= 0:
+        actions = by_kind.get(kind)
+        if not actions:
             continue
+        cap = max(0, min(budget, FILTER_CAP if words else GROUP_CAP.get(kind, 12)))
+        ways: dict[str, int] = {}
         if kind in ("claim", "station"):
-            texts = sorted(texts, key=str)  # by route / city, so all ways to pay for one sit together
-        cap = min(len(texts), budget if words else GROUP_CAP.get(kind, 12))
-        budget -= cap
-        shown = texts[:cap]
-        parts.append(Text(f"{titles.get(kind, kind)} ({len(texts)})", style="bold"))
+            actions = sorted(actions, key=str)  # by route / city: all ways to pay for one sit together
+            if len(actions) > cap:
+                actions, ways = _cheapest_per_target(actions)
+        shown = actions[:cap]
+        budget -= len(shown)
+        title = f"{titles.get(kind, kind)} ({len(by_kind[kind])})"
+        if ways:
+            title += f", one way to pay each for {len(actions)} {'routes' if kind == 'claim' else 'cities'}"
+        parts.append(Text(title, style="bold"))
         items = []
         for action in shown:
             numbered.append(action)
             item = Text(f"{len(numbered):>3} ", style="cyan")
             item.append(move_label(str(action)))
+            others = ways.get(_target(action), 1) - 1
+            if others:
+                item.append(f" (+{others})", style="dim")
             items.append(item)
-        parts.append(Columns(items, padding=(0, 2)))
-        if len(texts) > cap:
-            first = text_kind_word(kind)
-            hint = f"moves {' '.join(words)} ..." if words else f"moves {first} <city>"
-            parts.append(Text(f"    … and {len(texts) - cap} more: narrow the list, e.g. '{hint}'", style="dim"))
+        if items:
+            parts.append(Columns(items, padding=(0, 2)))
+        if len(actions) > len(shown):
+            example = f"moves {' '.join(words) or kind} <city>"
+            parts.append(Text(f"    … and {len(actions) - len(shown)} more: narrow the list, e.g. '{example}'",
+                              style="dim"))
+        elif ways:
+            parts.append(Text(f"    (+n) = other ways to pay: e.g. 'moves {_target(shown[0])}'", style="dim"))
     parts.append(Text("Type a number from this list, or the move itself (Tab completes).", style="dim"))
     return numbered, Group(*parts)
-
-
-def text_kind_word(kind: str) -> str:
-    return {"tickets": "tickets", "pay": "pay"}.get(kind, kind)
 
 
 def routes_listing(view: dict[str, Any], board: Any, claimable: set[str], words: list[str]) -> RenderableType:
@@ -235,26 +273,36 @@ def routes_listing(view: dict[str, Any], board: Any, claimable: set[str], words:
             desc += " tunnel"
         if r.locomotives:
             desc += f" ferry×{r.locomotives}"
-        if keys and not all(k in fold(desc) for k in keys):
+        if not matches(keys, desc):
             continue
+        twin_free = [t for t in r.twins if board.routes[t].identical_to == r.identical_to and owner[t] is None]
+        if r.identical_to != r.index and any(t < r.index for t in twin_free):
+            continue  # an identical lane was already listed (marked ×2)
         item = Text("★ " if label in claimable else "  ", style="bold green")
         item.append(f"{label} ")
         item.append_text(card(color) if r.color >= 0 else Text(" gray ", style="reverse"))
         item.append(f" {r.length}")
-        pts = board.route_score[r.index]
-        item.append(f" ({pts} pt{'s' if pts != 1 else ''})", style="dim")
         if r.tunnel:
-            item.append(" tunnel", style="italic")
+            item.append(" T", style="bold")
         if r.locomotives:
-            item.append(f" ferry: {r.locomotives} {board.locomotive_name}", style="italic")
+            item.append(f" F{r.locomotives}", style="bold")
+        if twin_free:
+            item.append(" ×2", style="dim")
         items.append(item)
     parts: list[RenderableType] = []
     what = f" matching {' '.join(words)!r}" if words else ""
-    parts.append(Text(f"Free routes{what}: {len(items)}   (★ = you can claim it now)", style="bold"))
+    parts.append(Text(f"Free routes{what}: {len(items)}", style="bold"))
+    points = " ".join(f"{n}→{p}" for n, p in sorted(board.route_points.items()))
+    legend = "★ claimable now"
+    if board.features.tunnels:
+        legend += " · T tunnel"
+    if board.features.ferries:
+        legend += f" · F2 ferry (2 {board.locomotive_name}s)"
+    parts.append(Text(f"{legend} · points by length: {points}", style="dim"))
     if items:
-        parts.append(Columns(items, padding=(0, 3)))
+        parts.append(Columns(items, padding=(0, 3), column_first=True))
     for p in view["players"]:
-        mine = [x for x in p["routes"] if not keys or all(k in fold(x) for k in keys)]
+        mine = [x for x in p["routes"] if matches(keys, x)]
         if mine:
             line = Text(f"{p['name']} owns: ", style="bold")
             line.append(", ".join(mine))
