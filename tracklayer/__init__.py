@@ -18,6 +18,11 @@ from tracklayer.ttr.game import load_ttr_game, new_ttr_game
 
 _register(_TTR_GAMES, new_ttr_game, load_ttr_game)
 
+from tracklayer.trans.game import GAMES as _TRANS_GAMES  # noqa: E402
+from tracklayer.trans.game import load_trans_game, new_trans_game  # noqa: E402
+
+_register(_TRANS_GAMES, new_trans_game, load_trans_game)
+
 __all__ = [
     "GameDataError",
     "IllegalAction",

@@ -98,23 +98,7 @@ def sync_routes(g: TTRGame) -> None:
     The engine may keep bitmasks derived from ``route_owner`` (``open_routes``: free and not
     closed; ``barred[p]``: lanes whose twin ``p`` owns); they must agree with the owners.
     """
-    s = g.state
-    b = g.board
-    if hasattr(s, "open_routes"):
-        closed = s.n_players in b.closed_with_players
-        open_routes = 0
-        barred = [0] * s.n_players
-        for r in b.routes:
-            owner = s.route_owner[r.index]
-            if owner >= 0:
-                for t in r.twins:
-                    barred[owner] |= 1 << t
-                continue
-            if closed and any(s.route_owner[t] >= 0 for t in r.twins):
-                continue
-            open_routes |= 1 << r.index
-        s.open_routes = open_routes
-        s.barred = barred
+    g.rules.resync(g.state)
     g._legal = None
 
 

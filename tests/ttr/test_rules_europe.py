@@ -1166,9 +1166,6 @@ def test_legal_actions_match_the_rules_over_random_games(variant, n, seed):
 
 
 # ============================================================================ snapshots (test infrastructure)
-@pytest.mark.xfail(reason="engine bug: State.to_dict() and Game.to_json()['state'] return the state's live lists "
-                          "(hands, deck, market, route_owner...), so a 'snapshot' changes as the game goes on",
-                   strict=True)
 def test_state_to_dict_is_a_snapshot():
     import copy
 

@@ -91,6 +91,7 @@ class Board:
     per_color: int
     locomotives: int
     locomotive_name: str
+    piece_name: str  # what players place on routes: "wagon", "taxi"
     routes: tuple[Route, ...]
     route_points: Mapping[int, int]
     tickets: tuple[Ticket, ...]
@@ -384,6 +385,7 @@ def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
         colors=colors, per_color=_get(cards, "per_color", f"{top}: train_cards", int),
         locomotives=_get(cards, "locomotives", f"{top}: train_cards", int),
         locomotive_name=str(cards.get("locomotive_name", data.get("locomotive_name", "locomotive"))),
+        piece_name=str(data.get("piece_name", "wagon")),
         routes=tuple(routes), route_points=route_points, tickets=tuple(tickets),
         wagons=_get(data, "wagons", top, int), stations=stations if features.stations else 0,
         station_costs=station_costs, unused_station_points=int(data.get("unused_station_points", 0)),

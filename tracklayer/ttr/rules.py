@@ -92,6 +92,18 @@ class Rules:
         state.phase = INITIAL
         return state
 
+    def resync(self, s: State) -> None:
+        """Recompute the route bitmasks from ``route_owner`` (after editing a state by hand)."""
+        closed = s.n_players in self.board.closed_with_players
+        s.open_routes = 0
+        s.barred = [0] * s.n_players
+        for r in self.board.routes:
+            owner = s.route_owner[r.index]
+            if owner != FREE:
+                s.barred[owner] |= self._twin_masks[r.index]
+            elif not (closed and any(s.route_owner[t] != FREE for t in r.twins)):
+                s.open_routes |= 1 << r.index
+
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, s: State) -> Sequence[Action]:
         phase = s.phase
@@ -330,7 +342,7 @@ class Rules:
                 return (f"{label} is closed: with {s.n_players} players only one lane of a double route "
                         "may be used")
         if s.wagons[p] < r.length:
-            return f"{label} needs {r.length} wagons and you have {s.wagons[p]}"
+            return f"{label} needs {r.length} {b.piece_name}s and you have {s.wagons[p]}"
         return None
 
     def _claim(self, s: State, action: ClaimRoute) -> ClaimRoute:

@@ -22,6 +22,7 @@ TUNNEL = "tunnel"  # tunnel cards revealed: pay or decline
 OVER = "over"
 
 FREE = -1  # route owner: nobody
+DERIVED = frozenset({"open_routes", "barred"})  # recomputed from route_owner by Rules.resync
 
 
 @dataclass(slots=True)
@@ -133,9 +134,11 @@ class State:
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        """Complete snapshot (secrets included): for saving and for checking replays."""
+        """Complete snapshot (secrets included, derived caches left out): for saving and checking replays."""
         out: dict[str, Any] = {}
         for name in State.__slots__:
+            if name in DERIVED:
+                continue
             value = getattr(self, name)
             if name == "rng":
                 value = value.state
@@ -145,18 +148,6 @@ class State:
                 value = [x[:] if isinstance(x, list) else x for x in value]
             out[name] = value
         return out
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> State:
-        new = cls.__new__(cls)
-        for name in State.__slots__:
-            value = data[name]
-            if name == "rng":
-                value = Rng(int(value))
-            elif name == "tunnel" and value is not None:
-                value = Tunnel(**value)
-            setattr(new, name, value)
-        return new
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_dict() == other.to_dict()

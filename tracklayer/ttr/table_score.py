@@ -111,7 +111,8 @@ def score_table(data: Any) -> dict[str, Any]:
     for i in range(n):
         used = sum(board.routes[r].length for r, o in enumerate(route_owner) if o == i)
         if used > board.wagons:
-            raise _fail(f"player {names[i]}", f"routes use {used} wagons, more than the {board.wagons} a player has")
+            raise _fail(f"player {names[i]}",
+                        f"routes use {used} {board.piece_name}s, more than the {board.wagons} a player has")
 
     station_owner = [-1] * len(board.cities)
     for i, p in enumerate(players):

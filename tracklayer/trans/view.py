@@ -1,0 +1,145 @@
+"""What one seat may know, as a JSON-ready dict; and the public breakdown of finished rounds.
+
+This is the only place that decides visibility. A seat sees its own cities, the cities that special
+cards turn face up (10-12: two colours, 19: all), the card movements it took part in (what it
+passed, returned or received), and everything on the table: rails, start markers, the supply, the
+colours (card backs) of every hand, the prestige track and the finished rounds (all cities are
+revealed at the end of a round). Another player's choices of a city to return or pass are never
+shown before the game is over, so a simultaneous choice made one seat after the other stays blind.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tracklayer.trans.actions import PassCity, ReturnCity
+from tracklayer.trans.cards import load_cards
+from tracklayer.trans.scoring import missing_rails
+from tracklayer.trans.state import CHOOSE, FREE, M_PASS, M_RETURN, M_TAKE, OVER, RAILS, T_DRAFT, T_PASS, TASK_NAMES
+
+if TYPE_CHECKING:
+    from tracklayer.trans.game import TransGame
+
+
+def public_move(game: TransGame, seat: int | None, mover: int, action: object) -> str:
+    """The move as ``seat`` may read it: others' city choices show only that a card moved."""
+    if mover != seat and not game.is_over:
+        if isinstance(action, ReturnCity):
+            return "return a city"
+        if isinstance(action, PassCity):
+            return "pass a city"
+    return str(action)
+
+
+def round_summary(game: TransGame, record: dict[str, Any]) -> dict[str, Any]:
+    """A finished round, as everyone saw it after all cities were revealed."""
+    b = game.board
+    players = []
+    for q, name in enumerate(game.players):
+        players.append({
+            "name": name,
+            "start": b.point_text(record["markers"][q]),
+            "cities": b.city_names(record["hands"][q]),
+            "connected": record["connected"][q],
+            "missing_rails": record["missing"][q],
+            "missing_lines": [b.edge_text(e) for e in record["missing_lines"][q]],
+            "prestige": record["prestige"][q],
+            "total": record["scores"][q],
+        })
+    return {
+        "round": record["round"],
+        "start_player": record["start_player"],
+        "special_cards": list(record["cards"]),
+        "ended_by": record["ended_by"],
+        "rails": [{"line": b.edge_text(e), "player": o} for e, o in enumerate(record["owner"]) if o != FREE],
+        "players": players,
+    }
+
+
+def _card_moves(game: TransGame, seat: int) -> list[dict[str, Any]]:
+    b = game.board
+    out = []
+    for kind, src, dst, city, _task in game.state.moves:
+        if seat not in (src, dst):
+            continue
+        name = b.cities[city].name
+        if kind == M_RETURN:
+            out.append({"returned": name})
+        elif kind == M_TAKE:
+            out.append({"took": name})
+        elif kind == M_PASS and src == seat:
+            out.append({"passed": name, "to": dst})
+        elif kind == M_PASS:
+            out.append({"received": name, "from": src})
+    return out
+
+
+def build_view(game: TransGame, seat: int | None, log_tail: int | None = None, hints: bool = True) -> dict[str, Any]:
+    b = game.board
+    s = game.state
+    rules = game.rules
+    fx = rules.effects(s)
+    over = s.phase == OVER
+    cards = load_cards()
+    players = []
+    for q in range(s.n_players):
+        hand = s.hands[q]
+        entry: dict[str, Any] = {
+            "seat": q,
+            "name": game.players[q],
+            "score": s.scores[q],
+            "start": None if s.markers[q] < 0 else b.point_text(s.markers[q]),
+            "cities": len(hand),
+            "card_colors": sorted(b.colors[b.cities[c].color] for c in hand),
+        }
+        if fx.reveal and not over:
+            entry["open_cities"] = b.city_names(sorted(c for c in hand if b.cities[c].color in fx.reveal))
+        players.append(entry)
+    view: dict[str, Any] = {
+        "game": game.game,
+        "board": b.name,
+        "seat": seat,
+        "round": s.round,
+        "phase": s.phase,
+        "current_player": None if over else s.current,
+        "start_player": s.start_player,
+        "goal": b.goal,
+        "special_cards": [cards[c].to_dict() for c in s.cards],
+        "special_deck": len(s.special_deck),
+        "supply": s.supply,
+        "rails": [{"line": b.edge_text(e), "player": o} for e, o in enumerate(s.owner) if o != FREE],
+        "players": players,
+    }
+    if s.phase == RAILS:
+        budget = rules.budget(s)
+        view["turn"] = {"budget": budget, "used": s.used, "left": budget - s.used,
+                        "game_round": s.turn // s.n_players + 1, "finishing": s.ending}
+    if s.phase == CHOOSE:
+        kind, arg = s.task
+        choice: dict[str, Any] = {"step": TASK_NAMES[kind], "waiting_for": s.current,
+                                  "still_to_choose": list(s.queue)}
+        if kind == T_DRAFT:
+            choice["color"] = b.colors[arg]
+        if kind == T_PASS:
+            choice["pass_round"] = arg
+        view["choice"] = choice
+    if seat is not None:
+        hand = s.hands[seat]
+        view["cities"] = [{"name": b.cities[c].name, "color": b.colors[b.cities[c].color],
+                           "point": b.point_text(b.cities[c].point)} for c in hand]
+        view["card_moves"] = _card_moves(game, seat)
+        if s.phase == CHOOSE and s.pending[seat] >= 0:
+            view["choice"]["my_choice"] = b.cities[s.pending[seat]].name
+        if hints and s.phase == RAILS and hand:
+            n, lines = missing_rails(b.n_points, b.adjacency, fx.line_cost, [o != FREE for o in s.owner],
+                                     s.markers[seat], rules.city_points(s, seat))
+            view["missing_rails"] = n
+            view["missing_lines"] = [b.edge_text(e) for e in lines]
+    view["rounds"] = [round_summary(game, r) for r in s.history]
+    moves = game.move_log
+    if log_tail is not None:
+        moves = moves[-log_tail:] if log_tail else []
+    view["log"] = [{"player": m, "move": public_move(game, seat, m, a)} for m, a in moves]
+    if over:
+        view["result"] = game.result()
+    return view
