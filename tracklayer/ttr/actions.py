@@ -123,6 +123,7 @@ class ActionTable:
         self._stations: dict[tuple[int, int, int, int], BuildStation] = {}
         self._pays: dict[tuple[int, int, int], PayTunnel] = {}
         self._keeps: dict[tuple[int, ...], KeepTickets] = {}
+        self._keep_lists: dict[tuple[object, ...], list[KeepTickets]] = {}
 
     # ----------------------------------------------------------------- constructors (interned)
     def draw(self, card: int) -> DrawCard:
@@ -179,6 +180,15 @@ class ActionTable:
 
     def keep_choices(self, offer: list[int], min_keep: int, max_long: int) -> list[KeepTickets]:
         """Every legal subset of ``offer`` to keep (at least ``min_keep``, at most ``max_long`` long)."""
+        key = (tuple(offer), min_keep, max_long)
+        found = self._keep_lists.get(key)
+        if found is None:
+            if len(self._keep_lists) > 50_000:
+                self._keep_lists.clear()
+            found = self._keep_lists[key] = self._keep_choices(offer, min_keep, max_long)
+        return list(found)  # callers may keep or edit their list; the memo stays intact
+
+    def _keep_choices(self, offer: list[int], min_keep: int, max_long: int) -> list[KeepTickets]:
         tickets = self.board.tickets
         ordered = sorted(offer)
         out = []

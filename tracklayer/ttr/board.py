@@ -113,6 +113,7 @@ class Board:
     routes_between: Mapping[tuple[int, int], tuple[int, ...]] = field(init=False)
     route_score: tuple[int, ...] = field(init=False)  # points by route index
     ticket_by_id: Mapping[str, int] = field(init=False)
+    loco: int = field(init=False)  # card index of the wild card (locomotive / taxi): after the colours
     _actions: Any = field(default=None, init=False, repr=False)
     _rules: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
@@ -127,11 +128,8 @@ class Board:
         self.routes_between = {k: tuple(v) for k, v in between.items()}
         self.route_score = tuple(self.route_points[r.length] for r in self.routes)
         self.ticket_by_id = {t.id.casefold(): t.index for t in self.tickets}
+        self.loco = len(self.colors)
 
-    @property
-    def loco(self) -> int:
-        """Card index of the wild card (locomotive / taxi): after the colours."""
-        return len(self.colors)
 
     @property
     def actions(self) -> Any:

@@ -332,17 +332,17 @@ class Rules:
         r = b.routes[ri]
         owner = s.route_owner
         p = s.current
-        label = b.route_label(ri)
         if owner[ri] != FREE:
-            return f"{label} is already claimed by player {owner[ri] + 1}"
+            return f"{b.route_label(ri)} is already claimed by player {owner[ri] + 1}"
         for t in r.twins:
             if owner[t] == p:
-                return f"you already own the other lane of {label}; nobody may own both lanes of a double route"
+                return (f"you already own the other lane of {b.route_label(ri)}; nobody may own both lanes of a "
+                        "double route")
             if owner[t] != FREE and s.n_players in b.closed_with_players:
-                return (f"{label} is closed: with {s.n_players} players only one lane of a double route "
-                        "may be used")
+                return (f"{b.route_label(ri)} is closed: with {s.n_players} players only one lane of a double "
+                        "route may be used")
         if s.wagons[p] < r.length:
-            return f"{label} needs {r.length} {b.piece_name}s and you have {s.wagons[p]}"
+            return f"{b.route_label(ri)} needs {r.length} {b.piece_name}s and you have {s.wagons[p]}"
         return None
 
     def _claim(self, s: State, action: ClaimRoute) -> ClaimRoute:
@@ -360,14 +360,14 @@ class Rules:
         if problem:
             raise IllegalAction(problem)
         color, n_color, n_loco = action.color, action.n_color, action.n_loco
-        label = b.route_label(ri)
         if n_color + n_loco != r.length:
-            raise IllegalAction(f"{label} needs {r.length} cards, the payment has {n_color + n_loco}")
+            raise IllegalAction(f"{b.route_label(ri)} needs {r.length} cards, the payment has {n_color + n_loco}")
         if n_color and r.color != GRAY and color != r.color:
-            raise IllegalAction(f"{label} is {b.colors[r.color]}: pay with {b.colors[r.color]} cards "
+            raise IllegalAction(f"{b.route_label(ri)} is {b.colors[r.color]}: pay with {b.colors[r.color]} cards "
                                 f"or {b.locomotive_name}s, not {b.colors[color]}")
         if n_loco < r.locomotives:
-            raise IllegalAction(f"{label} is a ferry: it needs at least {r.locomotives} {b.locomotive_name}(s)")
+            raise IllegalAction(f"{b.route_label(ri)} is a ferry: it needs at least {r.locomotives} "
+                                f"{b.locomotive_name}(s)")
         self._check_hand(s, color, n_color, n_loco)
         if not r.tunnel:
             self._pay(s, color, n_color, n_loco)
