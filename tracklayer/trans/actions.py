@@ -167,7 +167,13 @@ class ActionTable:
             norm = _COMMA.sub(r"\1,\2", _BRACKETED.sub(r"\1,\2", norm))
             chains = [norm] if _NOT_POINTS.search(norm) else norm.split()
             for chain in chains:
-                points = self._chain(chain)
+                try:
+                    points = self._chain(chain)
+                except (NotationError, UnknownName) as exc:
+                    if " " in chain and _NOT_POINTS.search(chain) and chain.count("-") > 1:
+                        raise NotationError(f"{exc}; put ';' between segments that name cities "
+                                            "(e.g. 'rail Madrid-3,10; 3,10-5,10')") from None
+                    raise
                 for a, c in pairwise(points):
                     e = self.board.edge(a, c)
                     if e is None:

@@ -249,7 +249,10 @@ def effects_of(board: Board, ids: Sequence[int]) -> Effects:
         elif e == "pass_hand":
             pass_hand = True
         elif e == "reveal":
-            reveal.update(col(x) for x in c.colors) if c.colors else reveal.update(range(len(board.colors)))
+            if c.colors:
+                reveal.update(col(x) for x in c.colors)
+            else:
+                reveal.update(range(len(board.colors)))
         elif e == "criss_cross":
             criss = True
     cost = tuple(1 if c == 2 and t in single else c for c, t in zip(board.edge_cost, board.edge_terrain, strict=True))

@@ -50,6 +50,7 @@ class TransGame(BaseGame):
         self.table: ActionTable = board.actions
         self.state = rules.setup(len(players), Rng(seed_state(seed)), options.get("first_player", 0))
         self._init_log()
+        self._rounds_noted = 0
 
     @property
     def game(self) -> str:
@@ -95,6 +96,16 @@ class TransGame(BaseGame):
             "winners": [self.players[q] for q, t in enumerate(totals) if t == best],
         }
 
+    def _public_note(self, action: Action) -> str:
+        """A move that ended a round gets the round's outcome in the log (cities are revealed then)."""
+        history = self.state.history
+        if len(history) == self._rounds_noted:
+            return ""
+        self._rounds_noted = len(history)
+        rec = history[-1]
+        gains = ", ".join(f"{name} +{rec['prestige'][q]}" for q, name in enumerate(self.players))
+        return f"round {rec['round']} ends ({rec['ended_by']}): {gains}"
+
     # ------------------------------------------------------------------ notation
     def parse(self, text: str) -> Action:
         """Read a move in the notation of ``docs/trans.md`` (``start 12,5``, ``rail 12,5-13,6``, ...)."""
@@ -106,13 +117,17 @@ class TransGame(BaseGame):
 
 
 def new_trans_game(game: str, players: int | Sequence[str], *, seed: int | str, special_cards: Any = None,
-                   first_player: int = 0, map_file: str | None = None) -> TransGame:
+                   first_player: int = 0, map_file: str | None = None, variant: str | None = None) -> TransGame:
     """Start a game of ``trans-europa`` or ``trans-america``.
 
     ``special_cards``: ``None`` (base game), ``"each-round"`` (the variant: a new card every round),
     a card number or list of numbers (fixed for the whole game), or
     ``{"fixed": [...], "per_round": n, "deck": [...]}`` (see ``trans.cards.card_plan``).
+    ``variant`` exists for callers that pass one to every game: Trans has none.
     """
+    if variant not in (None, "standard"):
+        raise IllegalAction(f"{game} has no variants (got {variant!r}); the special cards are chosen with "
+                            "special_cards=")
     if game not in GAMES and map_file is None:
         raise IllegalAction(f"unknown Trans game {game!r}; games: {', '.join(GAMES)}")
     board = load_board(map_file or game)

@@ -122,8 +122,9 @@ class Rules:
         s.decks = piles
         revealed = []
         for _ in range(self.plan.per_round):
-            if not s.special_deck:  # rules decision: the revealed cards are reshuffled
-                s.special_deck, s.special_seen = s.special_seen, []
+            if not s.special_deck:  # rules decision: the cards revealed before this round are reshuffled
+                s.special_deck = [c for c in s.special_seen if c not in revealed]
+                s.special_seen = revealed[:]
                 rng.shuffle(s.special_deck)
             card = s.special_deck.pop()
             s.special_seen.append(card)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from tracklayer.trans.steiner import min_steiner
@@ -58,9 +59,9 @@ def parse_prestige_table(raw: Any, where: str, error: type[Exception], connected
     if not ok:
         raise error(f"{where}: 'missing' must be a non-empty list of [from missing rails, prestige] pairs")
     pairs = tuple((s[0], s[1]) for s in steps)
-    if pairs[0][0] != 1 or any(b[0] <= a[0] for a, b in zip(pairs, pairs[1:], strict=False)):
+    if pairs[0][0] != 1 or any(b[0] <= a[0] for a, b in pairwise(pairs)):
         raise error(f"{where}: 'missing' must start at 1 missing rail and rise strictly, got {steps}")
-    if any(p < 0 for _, p in pairs) or any(b[1] > a[1] for a, b in zip(pairs, pairs[1:], strict=False)):
+    if any(p < 0 for _, p in pairs) or any(b[1] > a[1] for a, b in pairwise(pairs)):
         raise error(f"{where}: prestige may not be negative or grow with more missing rails, got {steps}")
     return PrestigeTable(conn, pairs)
 

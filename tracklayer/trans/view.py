@@ -92,8 +92,10 @@ def build_view(game: TransGame, seat: int | None, log_tail: int | None = None, h
             "cities": len(hand),
             "card_colors": sorted(b.colors[b.cities[c].color] for c in hand),
         }
+        if s.phase == RAILS:
+            entry["shares_network_with"] = [r for r in s.networks.players_on(s.markers[q], s.markers) if r != q]
         if fx.reveal and not over:
-            entry["open_cities"] = b.city_names(sorted(c for c in hand if b.cities[c].color in fx.reveal))
+            entry["open_cities"] = sorted(b.cities[c].name for c in hand if b.cities[c].color in fx.reveal)
         players.append(entry)
     view: dict[str, Any] = {
         "game": game.game,
@@ -139,7 +141,13 @@ def build_view(game: TransGame, seat: int | None, log_tail: int | None = None, h
     moves = game.move_log
     if log_tail is not None:
         moves = moves[-log_tail:] if log_tail else []
-    view["log"] = [{"player": m, "move": public_move(game, seat, m, a)} for m, a in moves]
+    log = []
+    for entry in moves:  # (mover, action[, public note])
+        item = {"player": entry[0], "move": public_move(game, seat, entry[0], entry[1])}
+        if len(entry) > 2 and entry[2]:
+            item["note"] = entry[2]
+        log.append(item)
+    view["log"] = log
     if over:
         view["result"] = game.result()
     return view

@@ -1,0 +1,136 @@
+"""Scoring a Trans round played on a table: ``score_trans_table`` and ``tracklayer score``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from tracklayer.cli import app
+from tracklayer.core.errors import TracklayerError
+from tracklayer.trans.table_score import score_trans_table
+
+runner = CliRunner()
+
+
+def position(**changes):
+    base = {
+        "game": "trans-europa",
+        "rails": [[[9, 6], [10, 5]], [[10, 5], [11, 4]], [[13, 6], [12, 7]]],
+        "players": [
+            {"name": "Ann", "start": [9, 6], "cities": ["Amsterdam"]},
+            {"name": "Bob", "start": [13, 6], "cities": ["Zürich"]},
+            {"name": "Cy", "start": [11, 10], "cities": ["Marseille"], "score": 11},
+            {"name": "Dan", "start": [15, 6], "cities": ["madrid"]},
+        ],
+    }
+    base.update(changes)
+    return json.loads(json.dumps(base))
+
+
+def test_connected_player_gets_4_others_score_by_fewest_missing_rails():
+    out = score_trans_table(position())
+    ann, bob, cy, dan = out["players"]
+    assert (ann["connected"], ann["missing_rails"], ann["prestige"]) == (True, 0, 4)
+    assert (bob["missing_rails"], bob["prestige"]) == (1, 3)  # 12,7-13,8: one rail after 13,6-12,7
+    assert bob["missing_lines"] == ["12,7-13,8"]
+    assert (cy["missing_rails"], cy["prestige"], cy["total"]) == (1, 3, 14)
+    assert dan["missing_rails"] >= 5 and dan["prestige"] == 0
+    assert out["winners"] == ["Cy"] and out["game_over"] is True
+    assert [p["rank"] for p in out["players"]] == [2, 3, 1, 4]
+
+
+def test_special_cards_change_the_table_and_the_cost_of_doubles():
+    pos = position(special_cards=[2])
+    out = score_trans_table(pos)
+    assert [p["prestige"] for p in out["players"]][:3] == [4, 2, 2]
+    am = {"game": "trans-america", "rails": [],
+          "players": [{"name": "Ann", "start": [8, 8], "cities": ["Phoenix"]}]}
+    assert score_trans_table(am)["players"][0]["missing_rails"] == 2
+    am["special_cards"] = [4]
+    assert score_trans_table(am)["players"][0]["missing_rails"] == 1
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"game": "trans-mars"}, "'game' must be one of trans-europa, trans-america"),
+    ({"rails": [[[9, 6], [30, 30]]]}, r"rails\[0\].*30,30 is not a point of the Trans Europa board"),
+    ({"rails": [[[9, 6], [13, 6]]]}, r"rails\[0\].*no line joins 9,6 and 13,6"),
+    ({"rails": [[[9, 6], [10, 5]], [[10, 5], [9, 6]]]}, r"rails\[1\].*listed twice"),
+    ({"rails": [[9, 6]]}, r"rails\[0\] \[9, 6\]: a point is \[x, row\]"),
+    ({"rails": [[[9, 6]]]}, r"rails\[0\].*a line is \[\[x, row\], \[x, row\]\]"),
+    ({"rails": [[["a", 6], [10, 5]]]}, r"a point is \[x, row\] with two integers"),
+    ({"special_cards": [4]}, r"special card 4.*marks none"),
+    ({"players": []}, "non-empty list"),
+])
+def test_bad_positions_are_refused_with_the_entry_named(change, message):
+    with pytest.raises(TracklayerError, match=message):
+        score_trans_table(position(**change))
+
+
+@pytest.mark.parametrize(("player", "message"), [
+    ({"cities": ["Atlantis"]}, r"player Ann, cities\[0\]: unknown city 'Atlantis'"),
+    ({"cities": ["Madrid", "London"]}, r"player Ann, cities\[1\]: London and Madrid are both pink"),
+    ({"cities": ["Zurich"]}, r"player Bob, cities\[0\]: Zürich is also held by Ann"),
+    ({"start": [13, 6]}, r"player Bob, start: 13,6 already holds the start marker of Ann"),
+    ({"start": None}, r"player Ann, start: a point is \[x, row\]"),
+    ({"start": [4, 4]}, r"player Ann, start: 4,4 is not a point"),
+    ({"cities": []}, r"player Ann: 'cities' must be a non-empty list"),
+    ({"score": -1}, r"player Ann: 'score'"),
+    ({"name": "Bob"}, r"players\[\d\]: the name 'Bob' is used twice"),
+])
+def test_bad_players_are_refused_with_the_player_named(player, message):
+    pos = position()
+    if player.get("name") == "Bob":
+        pos["players"][2]["name"] = "Bob"
+    else:
+        pos["players"][0].update(player)
+    if player.get("start", 0) is None:
+        pos["players"][0].pop("start")
+        message = r"player Ann: 'start' .* is missing"
+    with pytest.raises(TracklayerError, match=message):
+        score_trans_table(pos)
+
+
+def test_too_many_rails_for_the_supply():
+    b_rails = []
+    from tracklayer.trans.board import load_board
+
+    b = load_board("trans-europa")
+    for e in range(86):
+        b_rails.append([list(b.xy[b.edge_a[e]]), list(b.xy[b.edge_b[e]])])
+    with pytest.raises(TracklayerError, match="the game has only 85"):
+        score_trans_table(position(rails=b_rails))
+
+
+def test_card_16_allows_two_cities_of_one_colour():
+    pos = position(special_cards=[16])
+    pos["players"][3]["cities"] = ["Madrid", "London"]
+    assert score_trans_table(pos)["players"][3]["name"] == "Dan"
+
+
+def test_cli_prints_json_and_exits_2_on_bad_input(tmp_path):
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(position()), encoding="utf-8")
+    res = runner.invoke(app, ["score", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert [p["prestige"] for p in out["players"]] == [4, 3, 3, 0]
+    res = runner.invoke(app, ["score", str(path)])
+    assert res.exit_code == 0 and "Cy" in res.output
+    bad = position()
+    bad["players"][1]["cities"] = ["Zurichh"]
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    res = runner.invoke(app, ["score", str(path)])
+    assert res.exit_code == 2
+    assert "unknown city 'Zurichh'; did you mean 'Zürich'" in res.output
+
+
+def test_the_example_in_the_docs_scores():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "trans.md").read_text(encoding="utf-8")
+    block = text.split("## `tracklayer score` for a Trans round", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    out = score_trans_table(json.loads(block))
+    assert [p["name"] for p in out["players"]] == ["Ann", "Bob"]
+    assert all(p["missing_rails"] > 0 for p in out["players"])
