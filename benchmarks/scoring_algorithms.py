@@ -53,7 +53,12 @@ def planar_map(rng: random.Random, cities: int = 47, routes: int = 95) -> list[E
 
 
 def grow_network(rng: random.Random, world: Sequence[Edge], size: int, loopiness: float) -> list[Edge]:
-    """A connected subgraph of ``size`` routes, closing loops with probability ``loopiness``."""
+    """A connected subgraph of ``size`` routes (in random order), closing loops when it can."""
+    return [world[i] for i in grow_network_ids(rng, world, size, loopiness)]
+
+
+def grow_network_ids(rng: random.Random, world: Sequence[Edge], size: int, loopiness: float) -> list[int]:
+    """Route indices of a connected subgraph, closing a loop with probability ``loopiness``."""
     start = rng.choice(world)[0]
     cities = {start}
     taken: set[int] = set()
@@ -67,7 +72,7 @@ def grow_network(rng: random.Random, world: Sequence[Edge], size: int, loopiness
         cities.update(world[pick][:2])
     order = sorted(taken)
     rng.shuffle(order)
-    return [world[i] for i in order]
+    return order
 
 
 def _stats(samples: Sequence[float]) -> str:
@@ -89,7 +94,9 @@ def _time(fn: Callable[[], object], repeat: int) -> float:
     return best
 
 
-def bench_trail(rng: random.Random, world: Sequence[Edge], runs: int, sizes: tuple[int, int], loopiness: float) -> None:
+def bench_trail(
+    rng: random.Random, world: Sequence[Edge], runs: int, sizes: tuple[int, int], loopiness: float, label: str = ""
+) -> None:
     samples = []
     worst: tuple[float, int] = (0.0, 0)
     for _ in range(runs):
@@ -97,7 +104,7 @@ def bench_trail(rng: random.Random, world: Sequence[Edge], runs: int, sizes: tup
         t = _time(lambda net=net: longest_trail(net), 3)
         samples.append(t)
         worst = max(worst, (t, len(net)))
-    print(f"longest_trail {sizes[0]}-{sizes[1]} routes, loopiness {loopiness:.1f}: {_stats(samples)}")
+    print(f"longest_trail {sizes[0]}-{sizes[1]} routes, loopiness {loopiness:.1f}{label}: {_stats(samples)}")
     print(f"    slowest case had {worst[1]} routes")
 
 
@@ -105,22 +112,21 @@ def bench_stations(rng: random.Random, world: Sequence[Edge], runs: int) -> None
     samples = []
     all_cities = sorted({c for a, b, _ in world for c in (a, b)})
     for _ in range(runs):
-        net = grow_network(rng, world, rng.randint(15, 22), 0.5)
-        own_ids = {id(e) for e in net}
-        own = [(a, b) for a, b, _ in net]
+        net = set(grow_network_ids(rng, world, rng.randint(15, 22), 0.5))
+        own = [world[i][:2] for i in sorted(net)]
         own_cities = sorted({c for a, b in own for c in (a, b)})
+        # Roughly half of the other routes belong to opponents and may be borrowed.
+        others = {i for i in range(len(world)) if i not in net and rng.random() < 0.6}
         stations = []
         for city in rng.sample(all_cities, 3):
-            cands = [(a, b, rid) for rid, (a, b, ln) in enumerate(world) if city in (a, b) and id(world[rid]) not in own_ids]
-            _ = ln
+            cands = [(a, b, rid) for rid, (a, b, _) in enumerate(world) if rid in others and city in (a, b)]
             stations.append(cands[:6])
         tickets = []
         for _t in range(10):
             pool = own_cities if rng.random() < 0.6 else all_cities
             a, b = rng.sample(pool, 2)
             tickets.append((a, b, rng.randint(5, 21)))
-        t = _time(lambda own=own, st=stations, tk=tickets: best_station_assignment(own, st, tk), 3)
-        samples.append(t)
+        samples.append(_time(lambda own=own, st=stations, tk=tickets: best_station_assignment(own, st, tk), 3))
     print(f"best_station_assignment 3 stations, <=6 candidates, 10 tickets: {_stats(samples)}")
 
 
@@ -135,6 +141,9 @@ def main() -> None:
     bench_trail(rng, world, args.runs, (8, 20), 0.3)
     bench_trail(rng, world, args.runs, (20, 30), 0.5)
     bench_trail(rng, world, args.runs, (25, 30), 0.9)
+    # What 45 wagons allow at most: ~30 short routes, every one closing a loop where possible.
+    short = [(a, b, rng.randint(1, 2)) for a, b, _ in world]
+    bench_trail(rng, short, args.runs, (28, 32), 1.0, ", lengths 1-2 (~45 wagons)")
     bench_stations(rng, world, args.runs)
 
 

@@ -77,6 +77,9 @@ def _score(data: Any) -> dict[str, Any]:
 
 def print_result(result: dict[str, Any], console: Console) -> None:
     """Readable score breakdown (shared by ``score`` and the end of ``play``)."""
+    if str(result.get("game", "")).startswith("trans-"):
+        _print_trans_result(result, console)
+        return
     players = result["players"]
     table = Table(title="Final scores", show_lines=False)
     table.add_column("Player")
@@ -106,15 +109,59 @@ def print_result(result: dict[str, Any], console: Console) -> None:
                   f"(decided by {result['tiebreak']})")
 
 
+
+def _print_trans_result(result: dict[str, Any], console: Console) -> None:
+    """Trans Europa / America: a game's prestige round by round, or one round scored from a table."""
+    players = result["players"]
+    if "rounds" in result:  # a whole game (``TransGame.result()``)
+        final = result.get("final", True)
+        table = Table(title="Final scores" if final else "Scores so far", show_lines=False)
+        table.add_column("Round")
+        for p in players:
+            table.add_column(p["name"], justify="right")
+        table.add_column("Ended by")
+        for r in result["rounds"]:
+            cells = []
+            for q in r["players"]:
+                how = "✔ joined" if q["connected"] else f"{q['missing_rails']} missing"
+                cells.append(f"{how} +{q['prestige']} = {q['total']}")
+            table.add_row(str(r["round"]), *cells, r["ended_by"])
+        table.add_section()
+        table.add_row("Total", *(f"[bold]{p['total']}[/bold]" for p in players), "")
+        table.add_row("Rank", *(str(p["rank"]) for p in players), "")
+        console.print(table)
+        console.print("[dim]Per round: joined all cities, or the rails still missing; prestige; total. "
+                      f"The game ends after a round in which someone reaches {result.get('goal', 13)}.[/dim]")
+    else:  # one round scored from a table (``score_trans_table``)
+        table = Table(title="Round scores", show_lines=False)
+        for title in ("Player", "Connected", "Missing rails", "Prestige", "Total", "Rank"):
+            table.add_column(title, justify="left" if title == "Player" else "right")
+        for p in players:
+            table.add_row(p["name"], "✔" if p["connected"] else "✘", str(p["missing_rails"]),
+                          f"+{p['prestige']}", str(p["total"]), str(p["rank"]))
+        console.print(table)
+        for p in players:
+            if p.get("missing_lines"):
+                console.print(f"[bold]{p['name']}[/bold] misses: {' '.join(p['missing_lines'])}")
+        if result.get("game_over"):
+            console.print("Someone reached 13 prestige: the game is over.")
+    winners = ", ".join(result["winners"])
+    over = result.get("final", True) if "rounds" in result else result.get("game_over")
+    label = "Winner" if over else "Leader"
+    console.print(f"[bold]{label}{'s' if len(result['winners']) > 1 else ''}: {winners}[/bold] "
+                  "(most prestige; ties share)")
+
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="ttr-europe or ttr-new-york")],
+    game: Annotated[str, typer.Argument(help="ttr-europe, ttr-new-york, trans-europa or trans-america")],
     players: Annotated[str, typer.Option(help="comma-separated seats: 'you' (or any name) for a human, "
-                                              "'bot' or 'random' for a bot")] = "you,bot",
-    variant: Annotated[str | None, typer.Option(help="variant, e.g. classic, 1912, mega, big-cities")] = None,
+                                              "'bot' for the default bot, or a bot's name (e.g. 'random')")
+                       ] = "you,bot",
+    variant: Annotated[str | None, typer.Option(help="Ticket to Ride variant, e.g. classic, 1912, mega, "
+                                                     "big-cities")] = None,
     seed: Annotated[int | None, typer.Option(help="seed for a reproducible game")] = None,
 ) -> None:
-    """Play in the terminal against bots."""
+    """Play in the terminal against bots (several humans: hot-seat). Type 'help' in the game for commands."""
     from tracklayer.core.errors import TracklayerError
     from tracklayer.tui.play import play_terminal
 
@@ -122,6 +169,150 @@ def play(
         play_terminal(game, [p.strip() for p in players.split(",") if p.strip()], variant=variant, seed=seed)
     except TracklayerError as exc:
         raise fail(str(exc)) from None
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    database_url: Annotated[str | None, typer.Option(
+        help="sqlite:///path or postgresql://user:pass@host/db (default: a SQLite file in your data "
+             "directory, or $TRACKLAYER_DATABASE_URL)")] = None,
+    bot_delay: Annotated[float, typer.Option(help="seconds between bot moves")] = 0.4,
+    rate_limit: Annotated[float, typer.Option(help="websocket messages a second per connection (0: none)")] = 10.0,
+) -> None:
+    """Play in the browser: lobby, live multiplayer and bots (see docs/server.md)."""
+    import logging
+
+    import uvicorn
+
+    from tracklayer.server import Settings, create_app
+
+    settings = Settings.from_env()
+    settings.database_url = database_url or settings.database_url
+    settings.bot_delay = bot_delay
+    settings.rate = rate_limit
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    typer.echo(f"tracklayer: open http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/", err=True)
+    uvicorn.run(create_app(settings), host=host, port=port, ws="websockets-sansio", ws_max_size=65536,
+                log_level="info")
+
+
+# ---------------------------------------------------------------------------- simulation lab (tracklayer.lab)
+_BACKEND_HELP = "process (local worker processes) or ray (a Ray cluster; see --address)"
+
+
+def _lab_progress(console: Console, total: int, label: str) -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TimeRemainingColumn(), console=console, transient=False, disable=not console.is_terminal)
+    return progress
+
+
+def _lab_console(to_stderr: bool) -> Console:
+    """The lab's console: wide enough for its table when the output is piped to a file."""
+    stream = sys.stderr if to_stderr else sys.stdout
+    return Console(stderr=to_stderr, width=None if stream.isatty() else 120)
+
+
+def _print_lab(result: dict[str, Any], console: Console) -> None:
+    summary, rating = result["summary"], result.get("ratings") or {}
+    table = Table(title=f"{result['meta']['game']}: {len(result['games'])} games")
+    for col in ("Bot", "Games", "Win % [95% CI]", "Score ± SD", "Routes/Tickets/Bonus", "Length", "s/move", "Elo"):
+        table.add_column(col, justify="left" if col == "Bot" else "right", no_wrap=True)
+    for name, s in summary.items():
+        src = s["sources_mean"]
+        bonus = src.get("stations", 0) + src.get("longest_path", 0) + src.get("attractions", 0)
+        split = (f"{src['routes']:.0f}/{src['tickets']:.0f}/{bonus:.0f}" if "routes" in src
+                 else f"{src.get('rounds_connected', 0):.1f} rounds won")
+        elo = rating.get(name, {}).get("elo")
+        table.add_row(name, str(s["games"]),
+                      f"{s['win_rate']:.0%} [{s['win_ci95'][0]:.0%}–{s['win_ci95'][1]:.0%}]",
+                      f"{s['score_mean']:.1f} ± {s['score_sd']:.1f}", split, f"{s['length_mean']:.0f}",
+                      f"{s['move_seconds_mean']:.3f}", "-" if elo is None else f"{elo:.0f}")
+    console.print(table)
+    if result.get("ladder"):
+        console.print("Ladder: " + " > ".join(result["ladder"]))
+    for f in result.get("files", []):
+        console.print(f"wrote {f}")
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="ttr-europe, ttr-new-york, trans-europa or trans-america")],
+    players: Annotated[str, typer.Option(help="comma-separated bots, one per seat, e.g. planner,greedy,mcts")],
+    games_: Annotated[int, typer.Option("--games", help="number of games")] = 100,
+    seed: Annotated[int, typer.Option(help="seed of the whole run (deals, bots)")] = 0,
+    jobs: Annotated[int, typer.Option(help="games played in parallel")] = 1,
+    out: Annotated[Path | None, typer.Option(help="directory for JSON, CSV and PNG results")] = None,
+    variant: Annotated[str | None, typer.Option(help="game variant (Ticket to Ride)")] = None,
+    budget: Annotated[str | None, typer.Option(help="thinking budget per move: '0.5s' or '200i' (iterations)")] = None,
+    backend: Annotated[str, typer.Option(help=_BACKEND_HELP)] = "process",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Play many bot games (seats rotated over every deal) and report win rates with 95% CIs."""
+    from tracklayer.core.errors import TracklayerError
+    from tracklayer.lab import simulate as run
+
+    console = _lab_console(as_json)
+    try:
+        with _lab_progress(console, games_, "games") as bar:
+            task = bar.add_task("games", total=games_)
+            result = run(game, players.split(","), games_, seed=seed, jobs=jobs, variant=variant, budget=budget,
+                         backend=backend, address=address, out=out,
+                         progress=lambda done, total: bar.update(task, completed=done))
+    except TracklayerError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps({k: result[k] for k in ("meta", "summary", "ratings")}, indent=2))
+    else:
+        _print_lab(result, console)
+
+
+@app.command()
+def tournament(
+    game: Annotated[str, typer.Argument(help="ttr-europe, ttr-new-york, trans-europa or trans-america")],
+    bots: Annotated[str, typer.Option(help="comma-separated bots, e.g. random,greedy,planner,mcts")],
+    games_: Annotated[int, typer.Option("--games", help="games per match (pairing or group)")] = 20,
+    players_per_game: Annotated[int, typer.Option(help="seats per game (round robin over groups of this size)")] = 2,
+    fmt: Annotated[str, typer.Option("--format", help="round-robin or ladder")] = "round-robin",
+    passes: Annotated[int, typer.Option(help="ladder passes")] = 2,
+    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
+    jobs: Annotated[int, typer.Option(help="games played in parallel")] = 1,
+    out: Annotated[Path | None, typer.Option(help="directory for JSON, CSV and PNG results")] = None,
+    variant: Annotated[str | None, typer.Option(help="game variant (Ticket to Ride)")] = None,
+    budget: Annotated[str | None, typer.Option(help="thinking budget per move: '0.5s' or '200i'")] = None,
+    backend: Annotated[str, typer.Option(help=_BACKEND_HELP)] = "process",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Round-robin or ladder tournament between bots, with Elo ratings (Bradley–Terry, 95% bootstrap CI)."""
+    from tracklayer.core.errors import TracklayerError
+    from tracklayer.lab import tournament as run
+
+    console = _lab_console(as_json)
+    try:
+        with _lab_progress(console, 0, "games") as bar:
+            task = bar.add_task("games", total=None)
+            result = run(game, bots.split(","), games_, players_per_game=players_per_game, fmt=fmt, seed=seed,
+                         jobs=jobs, variant=variant, budget=budget, backend=backend, address=address, passes=passes,
+                         out=out, progress=lambda done, total: bar.update(task, completed=done, total=total))
+    except TracklayerError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps({k: result[k] for k in ("meta", "summary", "ratings", "matches", "ladder")}, indent=2))
+    else:
+        _print_lab(result, console)
 
 
 def main() -> None:

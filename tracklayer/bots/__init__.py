@@ -1,8 +1,10 @@
 """Bots and their registry.
 
-A bot is anything with ``choose(view, legal) -> action``: it sees the seat's view (a dict) and the
-legal actions, never the game object, so it cannot peek at hidden cards. Seats in the CLI name
-bots by their registry key ("random") or by "bot" (the default bot).
+A bot is anything with ``choose(view, legal, budget=None) -> action``: it sees the seat's view (a
+dict) and the legal actions, never the game object, so it cannot peek at hidden cards; ``budget``
+(a :class:`Budget`) bounds its thinking time. Seats in the CLI name bots by their registry key
+("random", "planner", "mcts", ...) or by "bot" (the default bot). Every name plays every game
+family (see ``docs/bots.md`` for which bot plays under each name).
 """
 
 from __future__ import annotations
@@ -10,19 +12,53 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from tracklayer.bots.base import Budget, FamilyBot, play_game
 from tracklayer.bots.random_bot import RandomBot
 from tracklayer.core.errors import TracklayerError
 
 
 class Bot(Protocol):
-    def choose(self, view: dict[str, Any], legal: Sequence[Any]) -> Any: ...
+    def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Budget | None = None) -> Any: ...
 
 
+def _family(name: str, ttr: str, trans: str) -> Callable[[Any], Bot]:
+    """A registry constructor whose bot picks its implementation by the game family of the view."""
+
+    def factory(seed: int | str | None = None) -> Bot:
+        from tracklayer.bots.trans_bots import TRANS_BOTS
+        from tracklayer.bots.ttr_heuristic import make_style
+        from tracklayer.bots.ttr_mcts import MCTSBot
+
+        factories: dict[str, Callable[[Any], Any]] = {
+            "ttr": MCTSBot if ttr == "mcts" else make_style(ttr),
+            "trans": TRANS_BOTS[trans],
+        }
+        return FamilyBot(name, seed, factories)
+
+    factory.__name__ = f"make_{name}"
+    return factory
+
+
+# name -> (Ticket to Ride style, Trans bot). Every name plays every family: a name made for one
+# family plays the other with the closest bot there (the table in docs/bots.md).
 BOTS: dict[str, Callable[[Any], Bot]] = {
     "random": RandomBot,
+    "greedy": _family("greedy", "greedy", "steiner"),
+    "routes": _family("routes", "routes", "steiner"),
+    "hungry": _family("hungry", "hungry", "steiner"),
+    "longroute": _family("longroute", "longroute", "steiner"),
+    "planner": _family("planner", "planner", "steiner"),
+    "mcts": _family("mcts", "mcts", "lookahead"),
+    "steiner": _family("steiner", "planner", "steiner"),
+    "lookahead": _family("lookahead", "mcts", "lookahead"),
 }
 ALIASES: dict[str, str] = {
-    "bot": "random",  # the default bot; points at a stronger one once it exists
+    "bot": "random",  # the default bot of the terminal UI (its tests replay seeded random games)
+    "one-step": "greedy",
+    "route-focused": "routes",
+    "destination-hungry": "hungry",
+    "long-route": "longroute",
+    "ismcts": "mcts",
 }
 
 
@@ -46,4 +82,4 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
     return BOTS[key](seed)
 
 
-__all__ = ["ALIASES", "BOTS", "Bot", "RandomBot", "bot_names", "make_bot", "resolve_bot"]
+__all__ = ["ALIASES", "BOTS", "Bot", "Budget", "RandomBot", "bot_names", "make_bot", "play_game", "resolve_bot"]

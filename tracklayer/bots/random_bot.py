@@ -8,14 +8,17 @@ from typing import Any
 
 
 class RandomBot:
-    """Picks one legal action uniformly at random with its own RNG (so games replay from their seeds)."""
+    """Picks one legal action uniformly at random with its own RNG (so games replay from their seeds).
+
+    It plays every game family (it needs nothing but the legal actions).
+    """
 
     name = "random"
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Any]) -> Any:
+    def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Any = None) -> Any:
         """Pick from ``legal`` only; ``view`` is ignored but is all a bot is ever given to look at."""
         if not len(legal):
             raise ValueError("RandomBot.choose: no legal action to choose from")

@@ -113,6 +113,7 @@ class Board:
     routes_between: Mapping[tuple[int, int], tuple[int, ...]] = field(init=False)
     route_score: tuple[int, ...] = field(init=False)  # points by route index
     ticket_by_id: Mapping[str, int] = field(init=False)
+    route_labels: tuple[str, ...] = field(init=False)  # notation label per route (see route_label)
     loco: int = field(init=False)  # card index of the wild card (locomotive / taxi): after the colours
     _actions: Any = field(default=None, init=False, repr=False)
     _rules: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
@@ -129,6 +130,7 @@ class Board:
         self.route_score = tuple(self.route_points[r.length] for r in self.routes)
         self.ticket_by_id = {t.id.casefold(): t.index for t in self.tickets}
         self.loco = len(self.colors)
+        self.route_labels = tuple(self._label(r.index) for r in self.routes)
 
 
     @property
@@ -157,6 +159,9 @@ class Board:
 
     def route_label(self, index: int) -> str:
         """Notation of a route: ``A-B``, plus ``/colour`` where lanes of a double differ."""
+        return self.route_labels[index]
+
+    def _label(self, index: int) -> str:
         r = self.routes[index]
         text = f"{self.cities[r.a]}-{self.cities[r.b]}"
         if r.twins and any(self.routes[t].identical_to != r.identical_to for t in r.twins):

@@ -91,9 +91,37 @@ class ActionList(Sequence[Action]):
         return self._at(index)
 
     def materialize(self) -> list[Action]:
-        if self._items is None:
-            self._items = [self._at(i) for i in range(self._len)]
-        return self._items
+        """All actions, in order: walks the blocks once (no per-item search)."""
+        if self._items is not None:
+            return self._items
+        out = list(self._head)
+        table = self._table
+        claims = table._claims
+        claim, station = table.claim, table.station
+        for block in self._blocks:
+            kind = block[0]
+            if kind == COLORED:
+                _, routes, length, color, lo, width = block
+                for route in routes:
+                    slots = claims[route]
+                    for nl in range(lo, lo + width):
+                        c = NONE if nl == length else color
+                        a = slots[c + 1][nl]
+                        out.append(a if a is not None else claim(route, c, nl))
+            elif kind == GRAYED:
+                options = block[2]
+                for route in block[1]:
+                    slots = claims[route]
+                    for c, nl in options:
+                        a = slots[c + 1][nl]
+                        out.append(a if a is not None else claim(route, c, nl))
+            else:
+                _, cities, cost, options = block
+                for city in cities:
+                    for c, nl in options:
+                        out.append(station(city, c, cost - nl, nl))
+        self._items = out
+        return out
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self.materialize())

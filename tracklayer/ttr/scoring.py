@@ -47,6 +47,8 @@ def _connected(n: int, edges: Sequence[tuple[int, int]]) -> list[int]:
 
 def ticket_progress(board: Board, routes: Sequence[int], tickets: Sequence[HeldTicket]) -> list[bool]:
     """Which tickets the player's own routes already complete (stations not counted)."""
+    if not tickets:
+        return []
     comp = _connected(len(board.cities), [(board.routes[r].a, board.routes[r].b) for r in routes])
     return [comp[t.a] == comp[t.b] for t in tickets]
 

@@ -106,13 +106,11 @@ def best_station_assignment(
     pair_ends: list[tuple[int, int]] = []
     pair_gain: list[tuple[int, int]] = []  # (2 * points, tickets) gained when connected
     base_points = 0
-    base_done = 0
     for a, b, points in tickets:
         ra, rb = find(a), find(b)
         if ra == rb:
             pair_of.append(-1)
             base_points += points
-            base_done += 1
             continue
         base_points -= points
         key = (ra, rb) if ra < rb else (rb, ra)

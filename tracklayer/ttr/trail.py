@@ -1,22 +1,27 @@
 """Longest continuous path (European Express / Globetrotter bonus) for Ticket to Ride.
 
 The rules' "continuous path" is a *trail*: it may pass through a city several times but may use
-each route at most once. Finding the longest trail is NP-hard in general, but player networks are
-small (at most 45 wagons, so rarely more than ~30 routes) and the structure of the problem lets an
-exact search stay tiny:
+each route at most once. A set of routes can be walked as one trail exactly when it is connected and
+has at most two odd-degree cities (Euler), so the question is the heaviest such route set. That is
+NP-hard in general, but player networks are small (45 wagons, rarely more than ~30 routes), and a few
+facts keep the exact answer cheap:
 
-* Each connected component is solved on its own; the best component wins.
-* A component with 0 or 2 odd-degree cities has an Euler circuit/trail, so the answer is simply the
-  whole component (built with Hierholzer's algorithm, no search at all).
-* Otherwise an optimal trail can be taken to start and end at (distinct) odd-degree cities: a
-  maximal trail whose end is an even city could still be extended (lengths are non-negative), and a
-  closed maximal trail is impossible in a connected component that it does not cover. So the
-  search only starts from odd cities.
-* The best extension from city ``v`` depends only on ``v`` and the unused routes still *reachable*
-  from ``v``; routes cut off by the trail so far can never be used again. Memoising on
-  ``(v, reachable unused routes)`` instead of ``(v, all unused routes)`` merges many states.
-* Whenever the reachable unused routes admit an Euler trail starting at ``v`` the extension is
-  simply all of them, which cuts the search off near the leaves.
+* Components are independent; the best one wins, and a component that cannot beat the best so far
+  (even taken whole) is skipped.
+* A component with 0 or 2 odd cities is its own answer (Hierholzer builds the trail, no search).
+* Otherwise some optimal trail runs between two distinct odd cities ``s`` and ``t`` (a maximal trail
+  ending at an even city, or closed, could still be extended since lengths are non-negative). The
+  routes it leaves out then have odd set ``O \\ {s, t}``, so they weigh at least a minimum-weight
+  T-join: a perfect matching of those cities under shortest-path distances. That gives an upper
+  bound, and deleting the matched shortest paths gives pieces that each have an Euler trail, a lower
+  bound. On typical networks both meet and we are done in well under a millisecond.
+* When they do not (the cheapest deletion disconnects the network) an exact dynamic programme
+  settles it: routes are added city by city along an order that keeps the "frontier" (cities with
+  routes both decided and undecided) small, and a state records for each frontier city its parity
+  and which partial piece it belongs to (the classic connectivity/frontier DP). A state is dropped
+  unless it could beat a target even by taking every remaining route the parity constraint allows.
+  The DP is run with targets just below the upper bound first (ceiling-1, -3, -7, ...), where that
+  pruning is brutal, so typically only a few dozen states stay alive.
 
 Everything is done with integer bitmasks (one bit per route, one per city) and local variables
 because this runs for every player at every game end and inside bot rollouts.
@@ -25,11 +30,19 @@ because this runs for every player at every game end and inside bot rollouts.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from heapq import heappop, heappush
 
 __all__ = ["longest_trail"]
 
 # Adjacency entry: (neighbour vertex, edge bit, edge length, edge index).
 _Adj = list[list[tuple[int, int, int, int]]]
+
+# Above this many odd cities the exact matching bound (exponential in that number) is replaced by a
+# greedy matching, which still yields a valid lower bound; the DP stays exact either way.
+_EXACT_MATCHING_LIMIT = 14
+
+# How many starting cities (of least degree) the DP tries when choosing its city order.
+_ORDER_TRIES = 4
 
 
 def longest_trail(edges: Sequence[tuple[int, int, int]]) -> tuple[int, list[int]]:
@@ -39,15 +52,46 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> tuple[int, list[int]
     (sparse) ints, parallel edges are fine and so are self-loops. Lengths must be non-negative,
     since the "an optimal trail ends at odd cities" argument relies on extensions never hurting.
 
-    The answer is exact. It is also deterministic: the same input always yields the same list, with
-    ties resolved in favour of the earliest component, the earliest-seen start city and the
-    lowest-index edge at each step. Empty input gives ``(0, [])``.
+    The answer is exact. It is also deterministic: every choice depends only on the input order
+    (cities are numbered by first appearance, ties go to the earlier component, pair, piece or
+    edge), so the same input always yields the same list. Empty input gives ``(0, [])``.
     """
     m = len(edges)
     if m == 0:
         return 0, []
+    adj, ends = _build(edges)
+    spare = _spare_branches(adj, ends)
+    usable = ((1 << m) - 1) & ~spare
 
-    # Compress cities to 0..n-1 in order of first appearance so masks stay small and output stable.
+    odd_all = 0  # cities of odd degree (a self-loop adds 2, so it cancels out)
+    for i, (a, b) in enumerate(ends):
+        if usable >> i & 1:
+            odd_all ^= (1 << a) ^ (1 << b)
+
+    best_value = -1
+    best_trail: list[int] = []
+    assigned = spare  # edges already placed in some component, or never useful
+    for first in range(m):
+        if assigned >> first & 1:
+            continue
+        anchor = ends[first][0]
+        comp, verts, weight = _component(adj, anchor, usable)
+        assigned |= comp
+        if weight <= best_value:
+            # Even the whole component cannot beat what we have: skip the search entirely.
+            continue
+        value, trail = _solve_component(adj, comp, odd_all & verts, weight, anchor)
+        if value > best_value:
+            best_value, best_trail = value, trail
+    return best_value, best_trail
+
+
+def _build(edges: Sequence[tuple[int, int, int]]) -> tuple[_Adj, list[tuple[int, int]]]:
+    """Adjacency lists over cities renumbered 0..n-1 by first appearance, plus each edge's ends.
+
+    Renumbering keeps the city bitmasks small whatever the ids, and first-appearance order makes
+    every later tie-break depend on the input order only.
+    """
     index: dict[int, int] = {}
     adj: _Adj = []
     ends: list[tuple[int, int]] = []
@@ -67,27 +111,42 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> tuple[int, list[int]
         if ib != ia:
             adj[ib].append((ia, bit, length, i))
         ends.append((ia, ib))
+    return adj, ends
 
-    odd_all = 0  # cities of odd degree (a self-loop adds 2, so it cancels out)
+
+def _spare_branches(adj: _Adj, ends: list[tuple[int, int]]) -> int:
+    """Edges of dead-end branches that no longest trail needs: all but the two longest per city.
+
+    A dead-end branch is a chain of routes from a degree-1 city through degree-2 cities to a city
+    where the network forks. A trail can only enter such a branch to end there, and it has just two
+    ends, so at each fork swapping a used branch for a longer unused one never hurts. Dropping the
+    rest matters for hubs with many spurs: every spur adds an odd city, and the matching bound is
+    exponential in the number of odd cities.
+    """
+    degree = [0] * len(adj)
     for a, b in ends:
-        odd_all ^= (1 << a) ^ (1 << b)
-
-    best_value = -1
-    best_trail: list[int] = []
-    assigned = 0  # edges already placed in some component
-    for first in range(m):
-        if assigned >> first & 1:
+        degree[a] += 1
+        degree[b] += 1
+    branches: dict[int, list[tuple[int, int, int]]] = {}
+    for leaf, row in enumerate(adj):
+        if degree[leaf] != 1:
             continue
-        anchor = ends[first][0]
-        comp, verts, weight = _component(adj, anchor, (1 << m) - 1)
-        assigned |= comp
-        if weight <= best_value:
-            # Even the whole component cannot beat what we have: skip the search entirely.
-            continue
-        value, trail = _solve_component(adj, comp, odd_all & verts, weight, anchor)
-        if value > best_value:
-            best_value, best_trail = value, trail
-    return best_value, best_trail
+        cur, bit, total, first = row[0]
+        mask = bit
+        while degree[cur] == 2:  # walk inwards; a degree-2 city has exactly one other route
+            cur, bit, length, i = next(entry for entry in adj[cur] if entry[1] != bit)
+            total += length
+            first = min(first, i)
+            mask |= bit
+        if degree[cur] >= 3:  # (== 1: the whole component is one path, nothing to drop)
+            branches.setdefault(cur, []).append((-total, first, mask))
+    spare = 0
+    for found in branches.values():
+        if len(found) > 2:
+            found.sort()
+            for _, _, mask in found[2:]:
+                spare |= mask
+    return spare
 
 
 def _component(adj: _Adj, start: int, usable: int) -> tuple[int, int, int]:
@@ -133,68 +192,432 @@ def _euler(adj: _Adj, start: int, usable: int) -> list[int]:
     return out
 
 
+def _dijkstra(adj: _Adj, source: int, usable: int) -> tuple[list[int], list[tuple[int, int]]]:
+    """Shortest distances from ``source`` over ``usable`` edges, with (previous vertex, edge bit)."""
+    n = len(adj)
+    inf = 1 << 62
+    dist = [inf] * n
+    pred = [(-1, 0)] * n
+    dist[source] = 0
+    heap = [(0, source)]
+    while heap:
+        d, x = heappop(heap)
+        if d > dist[x]:
+            continue
+        for y, bit, length, _ in adj[x]:
+            if usable & bit:
+                nd = d + length
+                if nd < dist[y]:
+                    dist[y] = nd
+                    pred[y] = (x, bit)
+                    heappush(heap, (nd, y))
+    return dist, pred
+
+
 def _solve_component(adj: _Adj, comp: int, odd: int, weight: int, anchor: int) -> tuple[int, list[int]]:
-    """Longest trail inside one connected component (given its edge/vertex/odd masks)."""
+    """Longest trail inside one connected component (given its edge/odd masks and total length)."""
     if odd.bit_count() <= 2:
         start = (odd & -odd).bit_length() - 1 if odd else anchor
         return weight, _euler(adj, start, comp)
 
-    vbits = len(adj).bit_length()
-    memo: dict[int, tuple[int, int]] = {}
+    n = len(adj)
+    dist: list[list[int]] = [[]] * n
+    pred: list[list[tuple[int, int]]] = [[]] * n
+    odd_list = _bits(odd)
+    for x in odd_list:
+        dist[x], pred[x] = _dijkstra(adj, x, comp)
 
-    def step(w: int, unused: int, odd_mask: int) -> tuple[int, int, int, int]:
-        """Classify the position after arriving at ``w``: (kind, reach, odd, extension value).
+    if len(odd_list) <= _EXACT_MATCHING_LIMIT:
+        cost, removed = _cheapest_join(dist, pred, odd)
+        ceiling = weight - cost
+    else:
+        # Each city left out of the two ends is paired at least as far as its nearest odd city, and
+        # each pair is counted from both sides; the two ends are the cities farthest from others.
+        nearest = sorted(min(dist[x][y] for y in odd_list if y != x) for x in odd_list)
+        ceiling = weight - (sum(nearest[:-2]) + 1) // 2
+        removed = _greedy_join(dist, pred, odd_list)
 
-        kind 0: nothing reachable; 1: Euler shortcut (take all of ``reach``); 2: needs search.
-        """
-        reach, rverts, rweight = _component(adj, w, unused)
-        if not reach:
-            return 0, 0, 0, 0
-        rodd = odd_mask & rverts
-        if not rodd or (rodd >> w & 1 and rodd.bit_count() == 2):
-            return 1, reach, rodd, rweight
-        return 2, reach, rodd, best(w, reach, rodd)
+    # Lower bound: delete that join; every piece left has an Euler trail.
+    best = -1
+    best_trail: list[int] = []
+    left = comp & ~removed
+    while left:
+        piece_start = _lowest_endpoint(adj, left)
+        piece, verts, piece_weight = _component(adj, piece_start, left)
+        left &= ~piece
+        if piece_weight > best:
+            best, best_trail = piece_weight, _euler_from_odd(adj, piece, verts, piece_start)
+    if best >= ceiling:
+        return best, best_trail
 
-    def best(v: int, unused: int, odd_mask: int) -> int:
-        """Best extension length from ``v`` using edges of ``unused`` (its reachable component)."""
-        key = unused << vbits | v
+    # The DP prunes against its floor, so it is far cheaper with a floor just under the answer.
+    # Ask "is anything above ceiling-1, ceiling-3, ceiling-7, ... ?" until the answer is yes (the DP
+    # then returns the exact optimum) or the floor reaches the known lower bound.
+    steps = _dp_plan(adj, comp, _component(adj, anchor, comp)[1], weight)
+    step = 1
+    while True:
+        floor = max(ceiling - step, best)
+        value, chosen = _frontier_dp(steps, floor, ceiling)
+        if chosen:
+            chosen_verts = _component(adj, _lowest_endpoint(adj, chosen), chosen)[1]
+            return value, _euler_from_odd(adj, chosen, chosen_verts, -1)
+        if floor <= best:
+            return best, best_trail
+        ceiling = floor  # nothing above floor exists
+        step *= 2
+
+
+def _cheapest_join(dist: list[list[int]], pred: list[list[tuple[int, int]]], odd: int) -> tuple[int, int]:
+    """Minimum weight and edge mask of a join pairing all odd cities but two (the trail's ends).
+
+    ``cost(group, k)`` is the cheapest way to pair up the cities of ``group`` leaving exactly ``k``
+    of them unpaired; recursing on the lowest city (unpaired, or paired with each other one) keeps
+    the memo small. One search over all choices of the two ends is much cheaper than a perfect
+    matching per pair of ends. The join is the XOR of the matched shortest paths.
+    """
+    memo: dict[int, int] = {}
+    inf = 1 << 62
+
+    def cost(group: int, k: int) -> int:
+        if group.bit_count() == k:
+            return 0
+        key = group << 2 | k
         hit = memo.get(key)
         if hit is not None:
-            return hit[0]
-        top = -1
-        choice = -1
-        for pos, (w, bit, length, _) in enumerate(adj[v]):
-            if not unused & bit:
-                continue
-            _, _, _, ext = step(w, unused & ~bit, odd_mask ^ (1 << v) ^ (1 << w))
-            value = length + ext
-            if value > top:
-                top, choice = value, pos
-        memo[key] = (top, choice)
+            return hit
+        low = group & -group
+        rest = group ^ low
+        row = dist[low.bit_length() - 1]
+        top = cost(rest, k - 1) if k else inf
+        r = rest
+        while r:
+            yb = r & -r
+            r ^= yb
+            c = row[yb.bit_length() - 1] + cost(rest ^ yb, k)
+            if c < top:
+                top = c
+        memo[key] = top
         return top
 
-    best_value = -1
-    best_start = -1
-    vm = odd
-    while vm:
-        s = (vm & -vm).bit_length() - 1
-        vm &= vm - 1
-        value = best(s, comp, odd)
-        if value > best_value:
-            best_value, best_start = value, s
+    total = cost(odd, 2)
+    removed = 0
+    group, k = odd, 2
+    while group.bit_count() > k:
+        low = group & -group
+        rest = group ^ low
+        x = low.bit_length() - 1
+        target = cost(group, k)
+        if k and cost(rest, k - 1) == target:
+            group, k = rest, k - 1
+            continue
+        r = rest
+        while r:
+            yb = r & -r
+            r ^= yb
+            y = yb.bit_length() - 1
+            if dist[x][y] + cost(rest ^ yb, k) == target:
+                removed ^= _path(pred[x], x, y)
+                group = rest ^ yb
+                break
+    return total, removed
 
-    # Replay the memoised choices to recover the trail.
-    trail: list[int] = []
-    v, unused, odd_mask = best_start, comp, odd
+
+def _greedy_join(dist: list[list[int]], pred: list[list[tuple[int, int]]], odd_list: list[int]) -> int:
+    """A cheap (not minimum) join leaving two odd cities as trail ends, for many odd cities.
+
+    Pairs closest cities first; the most expensive pair is left unjoined to serve as the two ends.
+    """
+    pairs = sorted((dist[a][b], a, b) for a_pos, a in enumerate(odd_list) for b in odd_list[a_pos + 1 :])
+    matched = 0
+    chosen: list[tuple[int, int]] = []
+    for _, a, b in pairs:
+        if not (matched >> a & 1 or matched >> b & 1):
+            matched |= (1 << a) | (1 << b)
+            chosen.append((a, b))
+    removed = 0
+    for a, b in chosen[:-1]:
+        removed ^= _path(pred[a], a, b)
+    return removed
+
+
+def _path(back: list[tuple[int, int]], source: int, target: int) -> int:
+    """Edge mask of the shortest path source→target from a Dijkstra predecessor table."""
+    mask = 0
+    y = target
+    while y != source:
+        y, bit = back[y]
+        mask ^= bit
+    return mask
+
+
+def _euler_from_odd(adj: _Adj, edges: int, verts: int, fallback: int) -> list[int]:
+    """Euler trail of a connected route set with at most two odd cities, from the lower odd one."""
+    piece_odd = _odd_of(adj, edges, verts)
+    if piece_odd:
+        start = (piece_odd & -piece_odd).bit_length() - 1
+    else:
+        start = fallback if fallback >= 0 else _lowest_endpoint(adj, edges)
+    return _euler(adj, start, edges)
+
+
+def _elimination_order(adj: _Adj, comp: int, vlist: list[int], degree: list[int], first: int) -> list[int]:
+    """City order for the frontier DP starting at ``first``: next, the city most tied to the placed.
+
+    This (maximum-cardinality search) keeps the frontier narrow on planar-ish maps; ties go to the
+    city with fewer routes still to come, then the lowest index, for determinism.
+    """
+    conn = dict.fromkeys(vlist, 0)
+    remaining = set(vlist)
+    nxt = first
+    order = []
     while True:
-        w, bit, _, i = adj[v][memo[unused << vbits | v][1]]
-        trail.append(i)
-        kind, reach, rodd, _ = step(w, unused & ~bit, odd_mask ^ (1 << v) ^ (1 << w))
-        if kind == 0:
-            break
-        if kind == 1:
-            trail.extend(_euler(adj, w, reach))
-            break
-        v, unused, odd_mask = w, reach, rodd
-    return best_value, trail
+        order.append(nxt)
+        remaining.discard(nxt)
+        if not remaining:
+            return order
+        for y, bit, _, _ in adj[nxt]:
+            if comp & bit and y in remaining:
+                conn[y] += 1
+        nxt = min(remaining, key=lambda x: (-conn[x], degree[x] - conn[x], x))
 
+
+# One DP step: (frontier position of the new city, routes to decide as (frontier position of the
+# other end, edge bit, length, length still undecided afterwards), frontier positions to forget in
+# turn, per remaining frontier city (parity, shortest length) of its undecided non-loop routes,
+# sorted shortest lengths of the not-yet-placed odd cities, length still undecided after the step).
+_Step = tuple[
+    int,
+    list[tuple[int, int, int, int]],
+    list[int],
+    list[tuple[int, int]],
+    list[int],
+    int,
+]
+
+
+def _dp_plan(adj: _Adj, comp: int, verts: int, weight: int) -> list[_Step]:
+    """Precompute the city order and per-step bookkeeping shared by every DP pass.
+
+    Several greedy orders (one per starting city) are tried and the one with the smallest estimated
+    state count kept: the DP cost is exponential in the frontier width, the ordering is not.
+    """
+    vlist = _bits(verts)
+    degree = [0] * len(adj)
+    parity = [0] * len(adj)
+    shortest = [1 << 40] * len(adj)
+    for x in vlist:
+        for y, bit, length, _ in adj[x]:
+            if comp & bit:
+                degree[x] += 1
+                if y != x:
+                    parity[x] ^= 1
+                    shortest[x] = min(shortest[x], length)
+
+    best_order: list[int] = []
+    best_cost = -1
+    low = min(degree[x] for x in vlist)
+    for first in [x for x in vlist if degree[x] == low][:_ORDER_TRIES]:
+        order = _elimination_order(adj, comp, vlist, degree, first)
+        cost = 0
+        placed = 0
+        width = 0  # frontier size
+        left = degree[:]
+        for x in order:
+            placed |= 1 << x
+            width += 1
+            for y, bit, _, _ in adj[x]:
+                if comp & bit and placed >> y & 1:
+                    left[y] -= 1
+                    if not left[y]:
+                        width -= 1
+                    if y != x:
+                        left[x] -= 1
+                        if not left[x]:
+                            width -= 1
+                    cost += 4**width  # every route decision touches every state of the frontier
+        if best_cost < 0 or cost < best_cost:
+            best_order, best_cost = order, cost
+
+    steps: list[_Step] = []
+    frontier: list[int] = []
+    deg_left = degree[:]
+    placed = 0
+    rem = weight
+    for x in best_order:
+        placed |= 1 << x
+        px = len(frontier)
+        frontier.append(x)
+        edges = []
+        for y, bit, length, _ in adj[x]:
+            if comp & bit and placed >> y & 1:
+                rem -= length
+                edges.append((frontier.index(y), bit, length, rem))
+                deg_left[y] -= 1
+                if y != x:
+                    deg_left[x] -= 1
+        forgets = []
+        for z in [z for z in frontier if not deg_left[z]]:
+            p = frontier.index(z)
+            frontier.pop(p)
+            forgets.append(p)
+        info = []
+        for z in frontier:
+            par = 0
+            m = 1 << 40
+            for y, bit, length, _ in adj[z]:
+                if comp & bit and y != z and not placed >> y & 1:
+                    par ^= 1
+                    m = min(m, length)
+            info.append((par, m))
+        static = sorted(shortest[z] for z in vlist if not placed >> z & 1 and parity[z])
+        steps.append((px, edges, forgets, info, static, rem))
+    return steps
+
+
+def _frontier_dp(steps: list[_Step], floor: int, ceiling: int) -> tuple[int, int]:
+    """Heaviest connected route set with at most two odd cities, if heavier than ``floor``.
+
+    Returns ``(value, edge mask)``, or ``(floor, 0)`` when nothing beats ``floor``; ``ceiling`` is a
+    known upper bound that allows stopping early.
+
+    A state is a tuple with one code per frontier city (0: no chosen route yet, otherwise
+    ``piece_label << 1 | parity`` with labels numbered by first appearance so equal situations
+    share a key) followed by the number of odd cities already forgotten. A piece whose last city is
+    forgotten is finished: it is a candidate answer if nothing else was chosen, else the state is
+    invalid (the chosen routes would be disconnected). A state survives only if its value plus the
+    routes not yet decided, minus what parity forces to be skipped, could beat the best answer.
+    """
+    best, best_mask = floor, 0
+    states: dict[tuple[int, ...], tuple[int, int]] = {(0,): (0, 0)}
+    for px, edges, forgets, info, static, rem_after in steps:
+        states = {(*key[:-1], 0, key[-1]): item for key, item in states.items()}
+        for py, bit, length, rem in edges:
+            new: dict[tuple[int, ...], tuple[int, int]] = {}
+            for key, item in states.items():
+                val = item[0]
+                if val + rem > best:  # leave the route out
+                    old = new.get(key)
+                    if old is None or old[0] < val:
+                        new[key] = item
+                if val + length + rem <= best:
+                    continue
+                codes = list(key)
+                cx = codes[px]
+                if py == px:  # self-loop: joins nothing, keeps parity
+                    if not cx:
+                        codes[px] = (max(codes[:-1]) >> 1) + 1 << 1
+                else:
+                    cy = codes[py]
+                    lx, ly = cx >> 1, cy >> 1
+                    if lx:
+                        lab = lx
+                        if ly and ly != lx:
+                            for q in range(len(codes) - 1):
+                                if codes[q] >> 1 == ly:
+                                    codes[q] = lx << 1 | (codes[q] & 1)
+                    else:
+                        lab = ly or (max(codes[:-1]) >> 1) + 1
+                    codes[px] = lab << 1 | (~cx & 1)
+                    codes[py] = lab << 1 | (~codes[py] & 1)
+                nk = _canonical(codes)
+                nv = val + length
+                old = new.get(nk)
+                if old is None or old[0] < nv:
+                    new[nk] = (nv, item[1] | bit)
+            states = new
+
+        for p in forgets:
+            new = {}
+            for key, item in states.items():
+                val = item[0]
+                c = key[p]
+                rest = key[:p] + key[p + 1 :]
+                if c:
+                    odd_gone = key[-1] + (c & 1)
+                    if odd_gone > 2:
+                        continue
+                    lab = c >> 1
+                    if any(q >> 1 == lab for q in rest[:-1]):
+                        nk = _canonical([*rest[:-1], odd_gone])
+                    else:
+                        # The forgotten city was the last of its piece: the piece is final.
+                        if any(rest[:-1]):
+                            continue
+                        if val > best:
+                            best, best_mask = val, item[1]
+                            if best >= ceiling:
+                                return best, best_mask
+                        continue
+                else:
+                    nk = rest  # dropping an untouched city keeps the labels in first-seen order
+                old = new.get(nk)
+                if old is None or old[0] < val:
+                    new[nk] = item
+            states = new
+
+        # Parity bound: a city that would end odd if every remaining route were taken needs one of
+        # its remaining routes skipped, unless it is one of the (at most two) trail ends; a skipped
+        # route serves at most two such cities.
+        new = {}
+        base = len(static) - 2
+        for key, item in states.items():
+            ms = [m for (par, m), c in zip(info, key, strict=False) if (c ^ par) & 1]
+            k = len(ms) + base + key[-1]
+            if k > 0:
+                need = (sum(sorted(ms + static)[:k]) + 1) // 2
+                if item[0] + rem_after - need <= best:
+                    continue
+            elif item[0] + rem_after <= best:
+                continue
+            new[key] = item
+        states = new
+    return best, best_mask
+
+
+def _canonical(codes: list[int]) -> tuple[int, ...]:
+    """Renumber piece labels by first appearance so equivalent states get the same key."""
+    relabel: dict[int, int] = {}
+    out = []
+    for c in codes[:-1]:
+        if c:
+            lab = relabel.get(c >> 1)
+            if lab is None:
+                lab = relabel[c >> 1] = len(relabel) + 1
+            out.append(lab << 1 | (c & 1))
+        else:
+            out.append(0)
+    out.append(codes[-1])
+    return tuple(out)
+
+
+def _bits(mask: int) -> list[int]:
+    """Indices of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _odd_of(adj: _Adj, edges: int, verts: int) -> int:
+    """Odd-degree cities of the subgraph ``edges`` (whose cities are ``verts``)."""
+    odd = 0
+    vm = verts
+    while vm:
+        x = (vm & -vm).bit_length() - 1
+        vm &= vm - 1
+        for y, bit, _, _ in adj[x]:
+            if edges & bit and y != x:
+                odd ^= 1 << x
+    return odd
+
+
+def _lowest_endpoint(adj: _Adj, edges: int) -> int:
+    """An endpoint of the lowest-index edge in ``edges`` (a deterministic piece anchor)."""
+    low = edges & -edges
+    for x, row in enumerate(adj):
+        for _, bit, _, _ in row:
+            if bit == low:
+                return x
+    raise AssertionError("edge mask not in graph")  # pragma: no cover

@@ -44,8 +44,18 @@ def build_view(game: TTRGame, seat: int | None, log_tail: int | None = None) -> 
     b = game.board
     s = game.state
     over = s.phase == OVER
+    labels = b.route_labels
+    n = s.n_players
+    owned: list[list[int]] = [[] for _ in range(n)]
+    for r, o in enumerate(s.route_owner):
+        if o != FREE:
+            owned[o].append(r)
+    stations: list[list[str]] = [[] for _ in range(n)]
+    for c, o in enumerate(s.station_owner):
+        if o != FREE:
+            stations[o].append(b.cities[c])
     players = []
-    for p in range(s.n_players):
+    for p in range(n):
         entry: dict[str, Any] = {
             "seat": p,
             "name": game.players[p],
@@ -53,11 +63,11 @@ def build_view(game: TTRGame, seat: int | None, log_tail: int | None = None) -> 
             "route_points": s.route_points[p],
             "cards": sum(s.hands[p]),
             "tickets": len(s.tickets[p]),
-            "routes": [b.route_label(r) for r, o in enumerate(s.route_owner) if o == p],
+            "routes": [labels[r] for r in owned[p]],
         }
         if b.features.stations:
             entry["stations_left"] = s.stations_left[p]
-            entry["stations"] = [b.cities[c] for c, o in enumerate(s.station_owner) if o == p]
+            entry["stations"] = stations[p]
         if s.offers[p]:
             entry["choosing_tickets"] = len(s.offers[p])
         players.append(entry)
@@ -77,7 +87,7 @@ def build_view(game: TTRGame, seat: int | None, log_tail: int | None = None) -> 
         "discard": len(s.discard),
         "ticket_deck": len(s.ticket_deck),
         "route_owner": [None if o == FREE else o for o in s.route_owner],
-        "stations": {b.cities[c]: o for c, o in enumerate(s.station_owner) if o != FREE},
+        "stations": {city: p for p in range(n) for city in stations[p]},
     }
     if s.tunnel is not None:
         t = s.tunnel
@@ -88,9 +98,8 @@ def build_view(game: TTRGame, seat: int | None, log_tail: int | None = None) -> 
             "extra": t.extra,
         }
     if seat is not None:
-        routes = [r for r, o in enumerate(s.route_owner) if o == seat]
         held = s.tickets[seat]
-        done = ticket_progress(b, routes, [HeldTicket(game.tickets[t].a, game.tickets[t].b, 0) for t in held])
+        done = ticket_progress(b, owned[seat], [HeldTicket(game.tickets[t].a, game.tickets[t].b, 0) for t in held])
         view["hand"] = {b.card_name(c): n for c, n in enumerate(s.hands[seat])}
         view["tickets"] = ticket_info(game, held, done)
         view["offer"] = ticket_info(game, s.offers[seat])

@@ -1,0 +1,68 @@
+"""Bot strength: win rates with 95% Wilson intervals for bot pairings, and move time per bot.
+
+Every pairing plays ``--games`` games of Ticket to Ride Europe through the simulation lab (seats
+rotated over each deal, so each bot plays every deal from every seat). Two-player rows pit bot A
+against bot B; four-player rows seat bot A against three copies of bot B. Prints a Markdown table
+(the one in docs/bots.md) and writes the lab's JSON/CSV/PNG per pairing under ``--out``.
+
+    python benchmarks/bot_strength.py                         # the docs table: 400 games a pairing
+    python benchmarks/bot_strength.py --games 40 --jobs 2     # a quick look
+    python benchmarks/bot_strength.py --only mcts --budget 1s # mcts rows, one second a move
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from tracklayer.lab import simulate
+
+BASELINES = ("random", "greedy", "routes", "hungry", "longroute")
+PAIRINGS_2P = [("planner", b) for b in BASELINES] + [("mcts", "planner"), ("mcts", "routes")]
+PAIRINGS_4P = [("planner", b) for b in BASELINES[1:]] + [("mcts", "planner")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=400, help="games per pairing (mcts rows: see --mcts-games)")
+    parser.add_argument("--mcts-games", type=int, default=None, help="games per pairing with mcts (default --games)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--budget", default=None, help="per-move budget for the bots, e.g. 1s or 240i")
+    parser.add_argument("--only", default="", help="only pairings whose text contains this")
+    parser.add_argument("--players", default="2,4", help="player counts to run, e.g. 2 or 2,4")
+    parser.add_argument("--out", default="bench-out/bot_strength", help="directory for the lab outputs")
+    args = parser.parse_args()
+
+    rows = []
+    counts = [int(x) for x in args.players.split(",") if x.strip()]
+    plan = [(2, p) for p in PAIRINGS_2P if 2 in counts] + [(4, p) for p in PAIRINGS_4P if 4 in counts]
+    for n, (a, b) in plan:
+        label = f"{n}p {a} vs {b}"
+        if args.only and args.only not in label:
+            continue
+        games = args.mcts_games if "mcts" in (a, b) and args.mcts_games else args.games
+        lineup = [a] + [b] * (n - 1)
+        games = max(n, games - games % n)  # whole seat rotations
+        t0 = time.perf_counter()
+        res = simulate("ttr-europe", lineup, games, seed=args.seed, jobs=args.jobs, budget=args.budget,
+                       out=Path(args.out) / f"{n}p-{a}-vs-{b}")
+        s = res["summary"]
+        row = (n, a, b, games, s[a], s[b], time.perf_counter() - t0)
+        rows.append(row)
+        print(f"{label}: {s[a]['win_rate']:.1%} [{s[a]['win_ci95'][0]:.1%}, {s[a]['win_ci95'][1]:.1%}] "
+              f"in {games} games ({row[-1]:.0f}s)", flush=True)
+
+    print()
+    print("| players | bot A | bot B | games | A wins (95% CI) | A score | B score | A s/move (max) | B s/move (max) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for n, a, b, games, sa, sb, _ in rows:
+        print(f"| {n} | {a} | {b}{' ×3' if n == 4 else ''} | {games} | {sa['win_rate']:.1%} "
+              f"({sa['win_ci95'][0]:.1%}–{sa['win_ci95'][1]:.1%}) | {sa['score_mean']:.1f} ± {sa['score_sd']:.1f} "
+              f"| {sb['score_mean']:.1f} ± {sb['score_sd']:.1f} | {sa['move_seconds_mean']:.4f} "
+              f"({sa['move_seconds_max']:.2f}) | {sb['move_seconds_mean']:.4f} ({sb['move_seconds_max']:.2f}) |")
+
+
+if __name__ == "__main__":
+    main()

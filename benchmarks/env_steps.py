@@ -1,0 +1,143 @@
+"""Environment steps per second per core for every tracklayer.rl environment.
+
+A step is one agent move through the PettingZoo AEC API exactly as a learner drives it:
+``last()`` (the observation from ``game.view(seat)`` plus the action mask) then ``step(index)``
+with a uniformly random legal index. Time is CPU time of this process (per core, so the figure is
+not diluted by other load on the machine); wall-clock steps/s are printed beside it.
+``--breakdown`` splits the cost of a step into its parts on positions of random games.
+
+    python benchmarks/env_steps.py                 # a few seconds per row
+    python benchmarks/env_steps.py --seconds 10 --breakdown
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+import tracklayer
+from tracklayer.rl import make_env, make_gym, make_raw_env
+
+ROWS = [
+    ("ttr_europe_v1", {"players": 2}),
+    ("ttr_europe_v1", {"players": 2, "history": 8}),
+    ("ttr_europe_v1", {"players": 4}),
+    ("ttr_europe_v1", {"players": 3, "variant": "mega"}),
+    ("ttr_new_york_v1", {"players": 2}),
+    ("ttr_new_york_v1", {"players": 4}),
+    ("trans_europa_v1", {"players": 2}),
+    ("trans_america_v1", {"players": 4, "special_cards": "each-round"}),
+]
+
+
+def aec_rate(env, seconds: float) -> tuple[float, float, int]:
+    """(steps per CPU second, steps per wall second, episodes)."""
+    rng = np.random.default_rng(0)
+    steps = episodes = 0
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    while time.process_time() - cpu0 < seconds:
+        env.reset(seed=episodes)
+        episodes += 1
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return steps / (time.process_time() - cpu0), steps / (time.perf_counter() - wall0), episodes
+
+
+def gym_rate(env, seconds: float) -> tuple[float, float, int]:
+    """Learner steps per CPU second (the bots' moves in between are part of the cost)."""
+    rng = np.random.default_rng(0)
+    steps = episodes = 0
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    while time.process_time() - cpu0 < seconds:
+        obs, _ = env.reset(seed=episodes)
+        episodes += 1
+        done = False
+        while not done:
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, _r, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
+            done = term or trunc
+            steps += 1
+    return steps / (time.process_time() - cpu0), steps / (time.perf_counter() - wall0), episodes
+
+
+def breakdown(name: str, options: dict, games: int = 20) -> None:
+    """Mean microseconds per step of each part, on the positions of random games."""
+    env = make_raw_env(name, **options)
+    ep = env.episode
+    positions = []
+    for seed in range(games):
+        g = tracklayer.new_game(ep.spec.game, ep.n_players, seed=seed, **ep.game_options)
+        rnd = random.Random(seed)
+        while not g.is_over and len(g.moves) < 400:  # uniformly random Trans games rarely end
+            positions.append(g.clone())
+            legal = g.legal_actions()
+            g.apply(legal[rnd.randrange(len(legal))])
+    codec = ep.codec
+    opts = codec.view_options
+    views = [p.view(p.current_player, **opts) for p in positions]
+    pairs = []
+    for p in positions:
+        q = p.clone()
+        pairs.append((q, q.legal_actions()[0]))
+
+    def fresh_legal(p):
+        p._legal = None
+        return p.legal_actions()
+
+    def fresh_codec_legal(p):
+        p._legal = None
+        return codec.legal(p)
+
+    parts = [
+        ("engine legal_actions() (lazy)", lambda: [fresh_legal(p) for p in positions]),
+        ("  + iterate and encode: mask indices", lambda: [fresh_codec_legal(p) for p in positions]),
+        (f"engine view(seat, {opts})", lambda: [p.view(p.current_player, **opts) for p in positions]),
+        ("codec.observe(view)", lambda: [codec.observe(v) for v in views]),
+        ("engine apply()", lambda: [q.apply(a) for q, a in pairs]),
+    ]
+    print(f"\n{name} {options}: microseconds per step over {len(positions)} positions")
+    for label, fn in parts:
+        if "apply" not in label:
+            fn()  # warm the engine's memo tables first
+        t0 = time.process_time()
+        fn()
+        print(f"  {label:<40}{(time.process_time() - t0) / len(positions) * 1e6:8.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per row")
+    parser.add_argument("--breakdown", action="store_true", help="also time the parts of a step")
+    parser.add_argument("--only", default="", help="only rows whose label contains this text")
+    args = parser.parse_args()
+    print(f"{'environment':<18}{'options':<36}{'steps/s (CPU)':>14}{'steps/s (wall)':>16}{'episodes':>10}")
+    rows = [(n, o, "aec raw") for n, o in ROWS] + [("ttr_europe_v1", {"players": 2}, "aec wrapped"),
+                                                   ("ttr_europe_v1", {"players": 2}, "gym vs random")]
+    for name, options, kind in rows:
+        label = f"{kind} {options}".replace("'", "")
+        if args.only and args.only not in f"{name} {label}":
+            continue
+        if kind == "aec raw":
+            cpu, wall, eps = aec_rate(make_raw_env(name, **options), args.seconds)
+        elif kind == "aec wrapped":
+            cpu, wall, eps = aec_rate(make_env(name, **options), args.seconds)
+        else:
+            env = make_gym(name, opponents="random", bot_log_tail=0, **options)
+            cpu, wall, eps = gym_rate(env, args.seconds)
+        print(f"{name:<18}{label:<36}{cpu:>14,.0f}{wall:>16,.0f}{eps:>10}")
+    if args.breakdown:
+        for name, options in (ROWS[0], ROWS[4], ROWS[6]):
+            breakdown(name, options)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""Observations come from the seat's view only: hidden information of others never changes them."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import numpy as np
+import pytest
+
+import tracklayer
+from tracklayer.rl import make_raw_env
+from tracklayer.rl.ttr_codec import ttr_codec
+
+from .test_actions import random_positions
+
+HISTORY = 6
+
+
+def hide_and_reshuffle(game, seat: int, rnd: random.Random):
+    """A clone where everything ``seat`` cannot see is different: deck order, other hands (same
+    sizes), other players' tickets and ticket offers (same counts), ticket deck order."""
+    g = game.clone()
+    s = g.state
+    rnd.shuffle(s.deck)
+    rnd.shuffle(s.ticket_deck)
+    n_kinds = len(s.hands[0])
+    n_tickets = len(g.board.tickets)
+    for q in range(s.n_players):
+        if q == seat:
+            continue
+        hand = [0] * n_kinds
+        for _ in range(sum(s.hands[q])):
+            hand[rnd.randrange(n_kinds)] += 1
+        s.hands[q] = hand
+        s.tickets[q] = rnd.sample(range(n_tickets), len(s.tickets[q]))
+        s.offers[q] = rnd.sample(range(n_tickets), len(s.offers[q]))
+    g._legal = None
+    return g
+
+
+@pytest.mark.parametrize(("game", "variant", "n"), [("ttr-europe", "classic", 3), ("ttr-europe", "mega", 2),
+                                                     ("ttr-new-york", None, 3)])
+def test_hidden_information_of_others_never_changes_an_observation(game, variant, n) -> None:
+    rnd = random.Random(7)
+    changed_own = changed_hidden = 0
+    for g in random_positions(game, variant, n, range(2), every=3):
+        codec = ttr_codec(g, history=HISTORY)
+        for seat in range(n):
+            obs = codec.observe(g.view(seat, **codec.view_options))
+            other = hide_and_reshuffle(g, seat, rnd)
+            changed_hidden += other.state.hands != g.state.hands
+            obs2 = codec.observe(other.view(seat, **codec.view_options))
+            assert np.array_equal(obs, obs2), codec.describe(obs) + "\n---\n" + codec.describe(obs2)
+            # ... while the seat's own hand does show
+            mine = g.clone()
+            mine.state.hands[seat][0] += 1
+            obs3 = codec.observe(mine.view(seat, **codec.view_options))
+            changed_own += not np.array_equal(obs, obs3)
+    assert changed_own > 0 and changed_hidden > 0
+
+
+def test_observation_uses_only_the_json_view_and_stays_in_bounds() -> None:
+    for g in random_positions("ttr-europe", "classic", 2, range(2), every=5):
+        codec = ttr_codec(g, history=HISTORY)
+        for seat in range(2):
+            view = g.view(seat, log_tail=HISTORY)
+            obs = codec.observe(view)
+            assert obs.dtype == np.float32 and obs.shape == (codec.obs_size,)
+            assert obs.min() >= 0.0 and obs.max() <= 1.0
+            assert np.array_equal(obs, codec.observe(json.loads(json.dumps(view))))
+
+
+def test_slices_tile_the_vector_and_describe_renders_the_same_information() -> None:
+    g = tracklayer.new_game("ttr-europe", 3, seed=4)
+    codec = ttr_codec(g, history=HISTORY)
+    covered = sorted((s.start, s.stop) for s in codec.slices.values())
+    assert covered[0][0] == 0 and covered[-1][1] == codec.obs_size
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(covered))
+    rnd = random.Random(2)
+    for _ in range(150):
+        legal = g.legal_actions()
+        g.apply(legal[rnd.randrange(len(legal))])
+    seat = g.current_player
+    view = g.view(seat, log_tail=HISTORY)
+    text = codec.describe(codec.observe(view))
+    hand = ", ".join(f"{k} {name}" for name, k in view["hand"].items() if k)
+    assert f"hand: {hand or 'nothing'}" in text
+    assert f"piles: deck {view['deck']}, discard {view['discard']}, tickets {view['ticket_deck']}" in text
+    me = view["players"][seat]
+    assert f"routes ({len(me['routes'])}): {', '.join(me['routes']) or '-'}" in text
+    for t in view["tickets"]:
+        assert t["id"] in text
+    moves = [m["move"] for m in view["log"]]
+    assert text.count(";") >= 1 and ("recent moves:" in text) and moves
+
+
+def test_tunnel_is_observed() -> None:
+    for g in random_positions("ttr-europe", "classic", 2, range(12)):
+        if g.phase == "tunnel":
+            codec = ttr_codec(g)
+            seat = g.current_player
+            view = g.view(seat, log_tail=0)
+            text = codec.describe(codec.observe(view))
+            assert f"tunnel: {view['tunnel']['route']} played" in text
+            assert f"{view['tunnel']['extra']} more card(s)" in text
+            return
+    pytest.fail("no tunnel in 12 random games")
+
+
+def test_env_observation_text_and_render() -> None:
+    env = make_raw_env("ttr_new_york_v1", render_mode="ansi", history=4)
+    env.reset(seed=1)
+    text = env.render()
+    assert text.startswith("[player_0]") and "phase: initial" in text and "offer: 1:" in text
+    assert env.observation_text("player_1").startswith("phase: initial")

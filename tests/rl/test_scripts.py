@@ -1,0 +1,25 @@
+"""The example training script and the environment benchmark run (tiny modes, a few seconds)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> str:
+    proc = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def test_training_example_smoke() -> None:
+    out = run("examples/train_reinforce.py", "--smoke", "--env", "ttr_new_york_v1")
+    assert "win rate against random before training" in out and "after training" in out
+
+
+def test_env_steps_benchmark_smoke() -> None:
+    out = run("benchmarks/env_steps.py", "--seconds", "0.05", "--only", "new_york")
+    assert "ttr_new_york_v1" in out and "steps/s (CPU)" in out

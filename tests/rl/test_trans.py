@@ -1,0 +1,184 @@
+"""Trans Europa / Trans America environments: conformance, encoding, hidden information, endings."""
+
+from __future__ import annotations
+
+import heapq
+import random
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import tracklayer
+from tracklayer.rl import Episode, get_spec, make_env, make_gym
+from tracklayer.rl.trans_codec import trans_codec
+
+CONFIGS = [("trans-europa", 2, None), ("trans-america", 4, "each-round"), ("trans-europa", 6, "each-round")]
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*(should be gymnasium.spaces.box|not a NumPy array).*")
+        yield
+
+
+def positions(game: str, n: int, cards, seeds: range, moves: int = 400):
+    """Positions of uniformly random games (live objects: use them before the next one)."""
+    for seed in seeds:
+        g = tracklayer.new_game(game, n, seed=seed, special_cards=cards)
+        rnd = random.Random(seed)
+        for _ in range(moves):
+            if g.is_over:
+                break
+            yield g
+            legal = g.legal_actions()
+            g.apply(legal[rnd.randrange(len(legal))])
+
+
+class Guided:
+    """Test driver (it reads the state): rails towards the mover's nearest unconnected city."""
+
+    def __init__(self, board) -> None:
+        self.board = board
+        self.dist = [self._dijkstra(c.point) for c in board.cities]
+
+    def _dijkstra(self, src: int) -> list[int]:
+        b = self.board
+        dist = [1 << 30] * b.n_points
+        dist[src] = 0
+        heap = [(0, src)]
+        while heap:
+            d, p = heapq.heappop(heap)
+            if d > dist[p]:
+                continue
+            for q, e in b.adjacency[p]:
+                if d + b.edge_cost[e] < dist[q]:
+                    dist[q] = d + b.edge_cost[e]
+                    heapq.heappush(heap, (dist[q], q))
+        return dist
+
+    def choose(self, g, legal: list[int], acts, rnd: random.Random) -> int:
+        s, b = g.state, self.board
+        p = s.current
+        if s.phase == "start":
+            own = {b.cities[c].point for c in s.hands[p]} - set(s.markers)
+            picks = [i for i, a in zip(legal, acts, strict=True) if a.kind == "start" and a.point in own]
+            return (picks or legal)[0]
+        rails = [(i, a) for i, a in zip(legal, acts, strict=True) if a.kind == "rail"]
+        targets = [c for c in s.hands[p] if not s.networks.joined(b.cities[c].point, s.markers[p])]
+        if s.phase != "rails" or not rails or not targets:
+            return legal[rnd.randrange(len(legal))]
+        return min(rails, key=lambda ia: (min(self.dist[c][x] for c in targets
+                                              for x in (b.edge_a[ia[1].line], b.edge_b[ia[1].line])),
+                                          rnd.random()))[0]
+
+
+@pytest.mark.parametrize(("name", "options"), [("trans_europa_v1", {}),
+                                               ("trans_america_v1", {"players": 3, "special_cards": "each-round",
+                                                                     "history": 4})])
+def test_pettingzoo_api_and_seed_tests(name: str, options: dict) -> None:
+    api_test(make_env(name, **options), num_cycles=150)
+    seed_test(lambda: make_env(name, **options), num_cycles=100)
+
+
+@pytest.mark.parametrize(("game", "n", "cards"), CONFIGS)
+def test_mask_is_the_legal_actions_and_round_trips(game: str, n: int, cards) -> None:
+    kinds: set[str] = set()
+    for g in positions(game, n, cards, range(2), moves=300):
+        codec = trans_codec(g)
+        legal = list(g.legal_actions())
+        idx, acts = codec.legal(g)
+        assert acts == legal and len(set(idx)) == len(idx)
+        assert [codec.decode(g, i) for i in idx] == legal
+        for i, a in zip(idx, legal, strict=True):
+            assert codec.encode(g, a) == i == codec.encode(g, g.parse(str(a)))
+            assert codec.action_label(i) == str(a)
+            kinds.add(codec.block_of(i)[0])
+    assert {"start", "rail", "end"} <= kinds
+    if cards:
+        assert kinds & {"return", "give"}
+
+
+def hide(game, seat: int, rnd: random.Random):
+    """A clone in which the other players hold other cities of the same colours (colours are public,
+    cities are not), with the rest piles and the special deck reshuffled and their pending choices
+    changed; colours that special cards turn face up are left alone."""
+    g = game.clone()
+    s, b = g.state, g.board
+    shown = g.rules.effects(s).reveal
+    for pile in s.decks:
+        rnd.shuffle(pile)
+    rnd.shuffle(s.special_deck)
+    for q in range(s.n_players):
+        if q == seat:
+            continue
+        for k, c in enumerate(s.hands[q]):
+            color = b.cities[c].color
+            pile = s.decks[color] if color < len(s.decks) else []
+            if pile and color not in shown:
+                j = rnd.randrange(len(pile))
+                s.hands[q][k], pile[j] = pile[j], c
+        if s.pending[q] >= 0 and s.hands[q]:
+            s.pending[q] = rnd.choice(s.hands[q])
+    g._legal = None
+    return g
+
+
+@pytest.mark.parametrize(("game", "n", "cards"), CONFIGS)
+def test_hidden_information_never_changes_an_observation(game: str, n: int, cards) -> None:
+    rnd = random.Random(3)
+    changed = 0
+    for k, g in enumerate(positions(game, n, cards, range(2), moves=240)):
+        if k % 4:
+            continue
+        codec = trans_codec(g, history=4)
+        for seat in range(n):
+            obs = codec.observe(g.view(seat, **codec.view_options))
+            other = hide(g, seat, rnd)
+            changed += other.state.hands != g.state.hands
+            assert np.array_equal(obs, codec.observe(other.view(seat, **codec.view_options))), codec.describe(obs)
+            assert obs.min() >= 0.0 and obs.max() <= 1.0
+    assert changed
+
+
+def test_guided_episodes_end_with_the_engine_result() -> None:
+    ep = Episode(get_spec("trans_america_v1"), players=3, reward="win")
+    rnd = random.Random(0)
+    for seed in range(3):
+        ep.reset(seed=seed)
+        driver = Guided(ep.game.board)
+        while not ep.done:
+            idx, acts = ep.legal()
+            assert idx
+            ep.play(driver.choose(ep.game, idx, acts, rnd))
+        assert ep.over, "guided games reach 13 prestige"
+        result = ep.game.result()
+        winners = [ep.game.players.index(w) for w in result["winners"]]
+        assert ep.rewards() == [(1.0 if len(winners) == 1 else 0.0) if q in winners else -1.0 for q in range(3)]
+        assert max(ep.final_scores()) >= ep.game.board.goal
+
+
+def test_masked_random_episodes_are_truncated_cleanly() -> None:
+    """Uniformly random Trans games rarely reach 13 (rounds end when the supply runs out): max_steps."""
+    ep = Episode(get_spec("trans_europa_v1"), players=2, max_steps=300, special_cards="each-round")
+    rng = np.random.default_rng(1)
+    for seed in range(6):
+        ep.reset(seed=seed)
+        while not ep.done:
+            legal = np.flatnonzero(ep.action_mask(ep.current))
+            ep.play(int(legal[rng.integers(len(legal))]))
+        assert ep.truncated and ep.steps == 300 and ep.rewards() == [0.0, 0.0]
+        assert ep.game.state.round >= 2
+
+
+def test_gym_against_random_bots() -> None:
+    env = make_gym("trans_europa_v1", players=3, opponents="random", max_steps=150)
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        _obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        done = term or trunc
+    assert trunc and reward == 0.0 and info == {"truncated_after": 150}

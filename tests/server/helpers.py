@@ -1,0 +1,158 @@
+"""A real server in a subprocess (uvicorn via ``python -m tracklayer.cli serve``) and clients for it."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_ENV = "TRACKLAYER_TEST_DATABASE_URL"
+
+
+def database_url(tmp: Path) -> str:
+    """PostgreSQL when CI sets TRACKLAYER_TEST_DATABASE_URL, else a fresh SQLite file."""
+    return os.environ.get(PG_ENV) or f"sqlite:///{tmp / 'tracklayer.sqlite3'}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, db_url: str, log_path: Path, *, bot_delay: float = 0.0, rate: float = 10.0) -> None:
+        self.db_url = db_url
+        self.log_path = log_path
+        self.bot_delay = bot_delay
+        self.rate = rate
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRACKLAYER_")}
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tracklayer.cli", "serve", "--port", str(self.port), "--database-url",
+             self.db_url, "--bot-delay", str(self.bot_delay), "--rate-limit", str(self.rate)],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text(errors='replace')[-3000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        raise RuntimeError("server did not start in 30 s")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def create(self, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+        r = httpx.post(self.base + "/api/games", json={"game": game, "seats": seats, **extra}, timeout=10)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def client(self, game_id: str, token: str) -> Client:
+        return Client(self.ws_base + f"/ws/{game_id}", token)
+
+
+@contextlib.contextmanager
+def running(db_url: str, log_path: Path, **kw: Any) -> Iterator[Server]:
+    server = Server(db_url, log_path, **kw).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Client:
+    """A websocket client that records every message it receives (the leak tests read them all)."""
+
+    def __init__(self, url: str, token: str | None, hello: bool = True) -> None:
+        self._connect = connect(url, max_size=2**22, open_timeout=10)
+        self.ws: ClientConnection = self._connect.__enter__()
+        self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.state: dict[str, Any] | None = None
+        if hello:
+            self.send({"type": "hello", "token": token})
+
+    def send(self, msg: Any) -> None:
+        self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        msg = json.loads(text)
+        self.messages.append(msg)
+        if msg.get("type") == "state":
+            self.state = msg
+        return msg
+
+    def wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no such message; last: {self.messages[-3:]}")
+            msg = self.recv(left)
+            if pred(msg):
+                return msg
+
+    def wait_state(self, pred: Callable[[dict[str, Any]], bool] = lambda s: True, timeout: float = 20) -> dict:
+        if self.state is not None and pred(self.state):
+            return self.state
+        return self.wait(lambda m: m.get("type") == "state" and pred(m), timeout)
+
+    def my_turn(self, timeout: float = 20) -> dict[str, Any]:
+        return self.wait_state(lambda s: bool(s.get("legal")) or s["over"], timeout)
+
+    def move(self, text: str, expect: int | None = None, timeout: float = 10) -> dict[str, Any]:
+        """Send a move; returns the ack or the error."""
+        if expect is None:
+            assert self.state is not None
+            expect = self.state["moves"]
+        self.send({"type": "move", "move": text, "expect": expect})
+        return self.wait(lambda m: m.get("type") in ("ack", "error"), timeout)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ws.close()

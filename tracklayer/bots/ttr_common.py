@@ -1,0 +1,359 @@
+"""What Ticket to Ride bots read from a view, and the planning tools they share.
+
+``Obs.from_view`` turns ``game.view(seat)`` (names, JSON) into integer tables indexed like the
+board (the board itself is public data, loaded by the game name in the view). ``Planner`` finds
+cheap paths for tickets over free and own routes (Dijkstra with own routes free, greedy Steiner
+over all tickets, optionally borrowing one opponent route per ticket with a station), works out
+which card colours the plan still needs, and picks card payments that spend the least useful cards.
+Nothing here ever touches a game object.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from tracklayer.ttr.board import GRAY, Board, load_board
+
+INF = float("inf")
+
+
+class BoardInfo:
+    """Name -> index tables and the city graph of one board (built once per board)."""
+
+    _cache: ClassVar[dict[str, BoardInfo]] = {}
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.n_cities = len(board.cities)
+        self.n_cards = len(board.colors) + 1
+        self.loco = board.loco
+        self.card_index = {board.card_name(c): c for c in range(self.n_cards)}
+        self.city_index = {name: i for i, name in enumerate(board.cities)}
+        self.adj: list[list[tuple[int, int]]] = [[] for _ in board.cities]  # city -> (other city, route)
+        for r in board.routes:
+            self.adj[r.a].append((r.b, r.index))
+            self.adj[r.b].append((r.a, r.index))
+        self.route_len = [r.length for r in board.routes]
+        self.route_color = [r.color for r in board.routes]
+        self.route_ends = [(r.a, r.b) for r in board.routes]
+        self.route_points = list(board.route_score)
+        self.tunnel = [r.tunnel for r in board.routes]
+        self.ferry = [r.locomotives for r in board.routes]
+        self.twins = [r.twins for r in board.routes]
+        self.ticket_ends = [(t.a, t.b) for t in board.tickets]
+        self.ticket_points = [t.points for t in board.tickets]
+        self.ticket_long = [t.long for t in board.tickets]
+        self.total_cards = [board.per_color] * len(board.colors) + [board.locomotives]
+
+    @classmethod
+    def get(cls, game: str) -> BoardInfo:
+        info = cls._cache.get(game)
+        if info is None:
+            info = cls._cache[game] = BoardInfo(load_board(game))
+        return info
+
+
+@dataclass
+class Obs:
+    """One seat's knowledge, as integer tables (parsed from a view)."""
+
+    info: BoardInfo
+    view: dict[str, Any]
+    variant: str
+    seat: int
+    n: int
+    phase: str
+    hand: list[int]
+    market: list[int]
+    route_owner: list[int]
+    station_owner: list[int]
+    wagons: list[int]
+    stations_left: list[int]
+    cards: list[int]
+    n_tickets: list[int]
+    tickets: list[int]
+    offer: list[int]
+    deck: int
+    discard: int
+    ticket_deck: int
+    final_round: bool
+    turn: int
+    route_points: list[int] = field(default_factory=list)
+
+    @staticmethod
+    def from_view(view: dict[str, Any]) -> Obs:
+        info = BoardInfo.get(view["game"])
+        b = info.board
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("a bot needs a seat's view, not a spectator's")
+        ci = info.card_index
+        hand = [0] * info.n_cards
+        for name, k in view.get("hand", {}).items():
+            hand[ci[name]] = k
+        players = view["players"]
+        station_owner = [-1] * info.n_cities
+        for city, owner in view.get("stations", {}).items():
+            station_owner[info.city_index[city]] = owner
+        tid = b.ticket_by_id
+        return Obs(
+            info=info, view=view, variant=view["variant"], seat=seat, n=len(players), phase=view["phase"],
+            hand=hand, market=[-1 if c is None else ci[c] for c in view["market"]],
+            route_owner=[-1 if o is None else o for o in view["route_owner"]],
+            station_owner=station_owner,
+            wagons=[p["wagons"] for p in players],
+            stations_left=[p.get("stations_left", 0) for p in players],
+            cards=[p["cards"] for p in players],
+            n_tickets=[p["tickets"] for p in players],
+            tickets=[tid[t["id"].casefold()] for t in view.get("tickets", [])],
+            offer=[tid[t["id"].casefold()] for t in view.get("offer", [])],
+            deck=view["deck"], discard=view["discard"], ticket_deck=view["ticket_deck"],
+            final_round=bool(view.get("final_round")), turn=view.get("turn", 0),
+            route_points=[p["route_points"] for p in players],
+        )
+
+    # ------------------------------------------------------------------ route status
+    def usable(self, r: int, p: int | None = None) -> bool:
+        """Could player ``p`` (default: me) still claim route ``r`` (ignoring cards and wagons)?"""
+        p = self.seat if p is None else p
+        owner = self.route_owner
+        if owner[r] != -1:
+            return False
+        closed = self.n in self.info.board.closed_with_players
+        return not any(owner[t] == p or (closed and owner[t] != -1) for t in self.info.twins[r])
+
+    def turns_left_estimate(self) -> float:
+        """Rough number of my turns before the game ends (the fastest player runs out of wagons).
+
+        Each player's pace is their wagons laid per turn so far, shrunk towards 1.1 (the average
+        pace of bot games) while few turns have been played.
+        """
+        if self.final_round:
+            return 1.0
+        b = self.info.board
+        rounds = self.turn / max(1, self.n)
+        best = float("inf")
+        for p in range(self.n):
+            used = b.wagons - self.wagons[p]
+            pace = (used + 1.1 * 8) / (rounds + 8)
+            best = min(best, (self.wagons[p] - b.end_trigger) / pace + 1)
+        return max(1.0, best)
+
+
+# ---------------------------------------------------------------------- planning
+@dataclass
+class Plan:
+    routes: list[int]  # free routes still to claim (in ticket order)
+    borrow: list[tuple[int, int]]  # (opponent route, city for the station) pairs
+    done: list[int]  # tickets already complete (own routes + existing stations)
+    planned: list[int]  # tickets the plan completes
+    failed: list[int]  # tickets given up (impossible, or too expensive)
+    wagons: int  # wagons the plan still needs
+    cost: float  # path cost of the plan
+
+
+class Planner:
+    """Path planning over one observation for one player (me unless told otherwise)."""
+
+    def __init__(self, obs: Obs, p: int | None = None, *, tunnel_penalty: float = 0.6, ferry_penalty: float = 0.8,
+                 route_overhead: float = 0.35, station_penalty: float = 6.0, long_bias: float = 0.0) -> None:
+        self.obs = obs
+        self.p = obs.seat if p is None else p
+        info = obs.info
+        self.info = info
+        p = self.p
+        self.cost: list[float] = []
+        self.borrowable: list[bool] = []
+        for r in range(len(info.route_len)):
+            if obs.route_owner[r] == p:
+                c = 0.0
+            elif obs.usable(r, p):
+                c = info.route_len[r] + route_overhead - long_bias * (info.route_points[r] - info.route_len[r])
+                if info.tunnel[r]:
+                    c += tunnel_penalty
+                if info.ferry[r]:
+                    c += ferry_penalty * info.ferry[r]
+            else:
+                c = INF
+            self.cost.append(c)
+            self.borrowable.append(obs.route_owner[r] not in (-1, p))
+        self.stations = obs.stations_left[p] if info.board.features.stations else 0
+        self.station_penalty = station_penalty
+        # stations already built by p: their borrowable routes are free (we may assume the best use)
+        self.own_station_cities = [c for c, o in enumerate(obs.station_owner) if o == p]
+
+    def path(self, a: int, b: int, extra_free: set[int], allow_borrow: bool) -> tuple[float, list[int], int] | None:
+        """Cheapest a-b path: (cost, routes, borrowed route or -1); own and ``extra_free`` routes cost 0.
+
+        With ``allow_borrow`` the path may use one opponent route (a station) at ``station_penalty``.
+        States are (city, borrowed yet?) packed as ``2 * city + flag`` in flat lists.
+        """
+        adj = self.info.adj
+        cost = self.cost
+        borrowable = self.borrowable
+        station_free = self._station_free()
+        sp = self.station_penalty
+        size = 2 * self.info.n_cities
+        dist = [INF] * size
+        prev_node = [-1] * size
+        prev_route = [-1] * size
+        start = 2 * a
+        dist[start] = 0.0
+        heap = [(0.0, start)]
+        pop, push = heapq.heappop, heapq.heappush
+        while heap:
+            d, node = pop(heap)
+            if d > dist[node]:
+                continue
+            u, s = node >> 1, node & 1
+            if u == b:
+                routes, borrowed = [], -1
+                while prev_node[node] >= 0:
+                    r = prev_route[node]
+                    if borrowable[r] and r not in station_free:
+                        borrowed = r
+                    elif cost[r] > 0 and r not in extra_free:
+                        routes.append(r)
+                    node = prev_node[node]
+                routes.reverse()
+                return d, routes, borrowed
+            for v, r in adj[u]:
+                c = 0.0 if (r in extra_free or r in station_free) else cost[r]
+                ns = s
+                if c == INF:
+                    if allow_borrow and s == 0 and borrowable[r]:
+                        c = sp
+                        ns = 1
+                    else:
+                        continue
+                nd = d + c
+                nxt = 2 * v + ns
+                if nd < dist[nxt]:
+                    dist[nxt] = nd
+                    prev_node[nxt] = node
+                    prev_route[nxt] = r
+                    push(heap, (nd, nxt))
+        return None
+
+    def _station_free(self) -> set[int]:
+        """Opponent routes at cities where this player already has a station (borrowable for free)."""
+        cached = getattr(self, "_sf", None)
+        if cached is None:
+            adj = self.info.adj
+            cached = {r for c in self.own_station_cities for _, r in adj[c] if self.borrowable[r]}
+            self._sf = cached
+        return cached
+
+    def plan(self, tickets: list[int], wagons: int | None = None, *, steiner: bool = True,
+             allow_borrow: bool = True, value_cut: float = 0.0) -> Plan:
+        """Greedy Steiner plan: tickets by points (highest first), each path reusing earlier ones.
+
+        A ticket whose extra path needs more wagons than are left, or whose points are below
+        ``value_cut`` times its cost, is given up.
+        """
+        info = self.info
+        wagons = self.obs.wagons[self.p] if wagons is None else wagons
+        free: set[int] = set()
+        borrow: list[tuple[int, int]] = []
+        done, planned, failed = [], [], []
+        used = 0
+        cost = 0.0
+        stations = self.stations
+        order = sorted(tickets, key=lambda t: -info.ticket_points[t])
+        comp = self.components()
+        for t in order:
+            a, b = info.ticket_ends[t]
+            if comp[a] == comp[b]:
+                done.append(t)
+                continue
+            found = self.path(a, b, free if steiner else set(), allow_borrow and stations > 0)
+            if found is None:
+                failed.append(t)
+                continue
+            c, routes, borrowed = found
+            if not routes and borrowed < 0:
+                planned.append(t)
+                continue
+            need = sum(info.route_len[r] for r in routes if r not in free)
+            if used + need > wagons or (value_cut and info.ticket_points[t] < value_cut * c):
+                failed.append(t)
+                continue
+            if borrowed >= 0:
+                ra, rb = info.route_ends[borrowed]
+                city = ra if self.obs.station_owner[ra] == -1 else rb
+                if self.obs.station_owner[city] != -1:
+                    failed.append(t)
+                    continue
+                borrow.append((borrowed, city))
+                stations -= 1
+            used += need
+            cost += c
+            for r in routes:
+                free.add(r)
+            planned.append(t)
+        routes_out = [r for r in free if self.cost[r] > 0]
+        routes_out.sort(key=lambda r: -info.route_len[r])
+        return Plan(routes_out, borrow, done, planned, failed, used, cost)
+
+    def components(self) -> list[int]:
+        """Component label per city of the player's own routes."""
+        parent = list(range(self.info.n_cities))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for r, o in enumerate(self.obs.route_owner):
+            if o == self.p:
+                a, b = self.info.route_ends[r]
+                ra, rb = find(a), find(b)
+                if ra != rb:
+                    parent[ra] = rb
+        return [find(x) for x in range(self.info.n_cities)]
+
+    def distance(self, a: int, b: int) -> float:
+        found = self.path(a, b, set(), False)
+        return INF if found is None else found[0]
+
+
+def card_needs(info: BoardInfo, hand: list[int], routes: list[int]) -> tuple[list[int], int, int]:
+    """(deficit per colour, gray deficit, ferry locomotives still needed) for claiming ``routes``.
+
+    Colour routes take their colour first; gray routes then take the colour with most spare cards;
+    locomotives are not counted against deficits here (the caller decides how to use them).
+    """
+    n_col = info.loco
+    spare = hand[:n_col]
+    deficit = [0] * n_col
+    gray_deficit = 0
+    ferry_need = 0
+    colored = [r for r in routes if info.route_color[r] != GRAY]
+    gray = sorted((r for r in routes if info.route_color[r] == GRAY), key=lambda r: -info.route_len[r])
+    for r in colored:
+        c = info.route_color[r]
+        use = min(spare[c], info.route_len[r])
+        spare[c] -= use
+        deficit[c] += info.route_len[r] - use
+    for r in gray:
+        length = info.route_len[r] - info.ferry[r]
+        ferry_need += info.ferry[r]
+        c = max(range(n_col), key=lambda x: spare[x])
+        use = min(spare[c], length)
+        spare[c] -= use
+        gray_deficit += length - use
+    return deficit, gray_deficit, ferry_need
+
+
+def payment_penalty(info: BoardInfo, action: Any, deficit: list[int], keep_colors: set[int]) -> float:
+    """How much a payment hurts: locomotives are precious, colours the plan still needs too."""
+    pen = 3.0 * action.n_loco
+    c = action.color
+    if action.n_color and c >= 0:
+        if c in keep_colors:
+            pen += 1.5 * action.n_color
+        pen += 0.5 * min(action.n_color, max(0, deficit[c]))
+    return pen

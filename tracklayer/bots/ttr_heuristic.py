@@ -1,0 +1,496 @@
+"""Heuristic Ticket to Ride bots: the playtesting baselines and the planner.
+
+The four baselines follow the agents of de Mesentier Silva, Lee, Togelius and Nealen, "AI-based
+Playtesting of Contemporary Board Games" (FDG 2017), as far as the paper describes them:
+
+* ``greedy`` (one-step thinking): looks one move ahead; claims the most valuable affordable route
+  that lies on a shortest path of one of its tickets (each ticket planned on its own), otherwise
+  draws cards for those paths; draws new tickets when its tickets are done, keeping the cheapest.
+* ``routes`` (route-focused): plans all its tickets together and claims the longest routes of the
+  plan first; never draws extra tickets and, once done, claims the longest routes it can afford.
+* ``hungry`` (destination-hungry): keeps every ticket its wagons allow and draws more tickets
+  whenever its plan is nearly complete; plays for ticket points.
+* ``longroute`` (long-route): keeps few tickets and goes for long routes (4+ wagons) for their
+  points, preferring ones that extend its own network.
+
+``planner`` is the strong heuristic: greedy Steiner planning over free and own routes for all its
+tickets with colour bookkeeping (which colours the plan still needs, gray routes take the colour
+it holds most of), ticket draws judged by points against wagons and turns left, stations only
+when a ticket is otherwise impossible and worth more than the station, tunnels paid when the
+route is wanted, blocking an opponent's obvious connection when that costs little, and an
+endgame that turns cards into points.
+
+All of them see only ``(view, legal)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tracklayer.bots.base import Budget, move_seed
+from tracklayer.bots.ttr_common import GRAY, INF, Obs, Planner, card_needs, payment_penalty
+
+STYLES = ("greedy", "routes", "hungry", "longroute", "planner")
+
+
+class Moves:
+    """Legal actions grouped by kind (claims by route, stations by city, draws by card)."""
+
+    def __init__(self, legal: Sequence[Any]) -> None:
+        self.claims: dict[int, list[Any]] = {}
+        self.stations: dict[int, list[Any]] = {}
+        self.draws: dict[int | None, Any] = {}
+        self.keeps: list[Any] = []
+        self.pays: list[Any] = []
+        self.tickets = self.decline = self.pass_ = None
+        for a in legal:
+            k = a.kind
+            if k == "claim":
+                self.claims.setdefault(a.route, []).append(a)
+            elif k == "draw":
+                self.draws[a.card] = a
+            elif k == "station":
+                self.stations.setdefault(a.city, []).append(a)
+            elif k == "keep":
+                self.keeps.append(a)
+            elif k == "pay":
+                self.pays.append(a)
+            elif k == "tickets":
+                self.tickets = a
+            elif k == "decline":
+                self.decline = a
+            elif k == "pass":
+                self.pass_ = a
+
+
+class HeuristicBot:
+    """One of the heuristic styles (see the module doc)."""
+
+    def __init__(self, seed: int | str | None = None, style: str = "planner") -> None:
+        if style not in STYLES:
+            raise ValueError(f"unknown style {style!r}")
+        self.seed = seed
+        self.style = style
+        self.name = style
+
+    # ------------------------------------------------------------------ entry
+    def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Budget | None = None) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        obs = Obs.from_view(view)
+        moves = Moves(legal)
+        return self.decide(obs, moves, legal)
+
+    def decide(self, obs: Obs, moves: Moves, legal: Sequence[Any]) -> Any:
+        phase = obs.phase
+        if phase in ("initial", "keep"):
+            return self.keep(obs, moves)
+        if phase == "tunnel":
+            return self.tunnel(obs, moves)
+        if phase == "second_draw":
+            plan = self.plan(obs)
+            return self.draw(obs, moves, plan, second=True)
+        return self.main(obs, moves, legal)
+
+    # ------------------------------------------------------------------ planning
+    long_bias = 0.3  # planner: path costs favour long routes (more points per wagon)
+    ticket_routes_left = 0  # planner draws tickets when its plan has at most this many routes left ...
+    ticket_wagons = 12  # ... it has at least this many wagons ...
+    ticket_turns = 7.0  # ... and about this many turns are left
+    ferry_penalty = 0.8  # path cost per ferry locomotive (locomotives are scarce)
+    block_gain = 8.0  # mid-game, block a route that lengthens an opponent's link by this much ...
+    block_len = 3  # ... if it is at most this long
+    loco_need = 4  # take a face-up locomotive when the plan still lacks this many cards
+    hand_cap = 20  # with this many cards and nothing of the plan affordable, spend cards on points
+    concentrate = True  # draw for the route closest to complete rather than the biggest deficit
+    route_overhead = 0.35  # path cost of a route beyond its length (one claim turn)
+    time_slack = 2.0  # turns of optimism before tickets are given up for lack of time
+    keep_wagon_cost = 0.0  # points a planned wagon costs when judging tickets (long routes pay more)
+    ticket_spare = 14  # or mid-plan: at least this many wagons beyond the plan ...
+    ticket_slack = 8.0  # ... and this many turns beyond what the plan needs
+
+    def planner(self, obs: Obs) -> Planner:
+        if self.style == "planner":
+            return Planner(obs, long_bias=self.long_bias, route_overhead=self.route_overhead,
+                           ferry_penalty=self.ferry_penalty)
+        return Planner(obs)
+
+    def plan(self, obs: Obs, tickets: list[int] | None = None) -> Any:
+        pl = self.planner(obs)
+        tickets = obs.tickets if tickets is None else tickets
+        style = self.style
+        if style != "planner":
+            # the playtesting agents path each ticket on its own (shortest path, no shared network)
+            return pl.plan(tickets, steiner=False, allow_borrow=False)
+        plan = pl.plan(tickets)
+        if style == "planner" and plan.planned and obs.phase not in ("initial", "keep"):
+            # out of time: give up the tickets that cost most per point, so the cards go to the rest
+            turns = obs.turns_left_estimate()
+            live = list(plan.planned)
+            while live and self._need_turns(obs, plan) > turns + self.time_slack:
+                info = obs.info
+                worst = max(live, key=lambda t: pl.distance(*info.ticket_ends[t]) / info.ticket_points[t])
+                live.remove(worst)
+                keep = [t for t in tickets if t in live or t in plan.done]
+                dropped = [t for t in tickets if t not in keep]
+                plan = pl.plan(keep)
+                plan.failed = sorted(set(plan.failed) | set(dropped))
+        return plan
+
+    # ------------------------------------------------------------------ tickets
+    def keep(self, obs: Obs, moves: Moves) -> Any:
+        info = obs.info
+        style = self.style
+        best, best_value = moves.keeps[0], -INF
+        pl = self.planner(obs)
+        turns = obs.turns_left_estimate()
+        for choice in moves.keeps:
+            new = list(choice.tickets)
+            if style == "greedy":
+                # one step: the fewest tickets, the cheapest ones
+                value = -len(new) * 100 - sum(pl.distance(*info.ticket_ends[t]) for t in new)
+            elif style == "longroute":
+                value = -len(new) * 100 + sum(info.ticket_points[t] for t in new)
+            else:
+                allt = obs.tickets + new
+                plan = pl.plan(allt, steiner=style == "planner", allow_borrow=style == "planner")
+                good = set(plan.done) | set(plan.planned)
+                value = sum(info.ticket_points[t] * (1 if t in good else -1) for t in allt)
+                if style == "routes":
+                    value -= 0.5 * plan.wagons  # prefers compact plans
+                elif style == "planner":
+                    value += self._feasibility(obs, plan, new, turns) - self.keep_wagon_cost * plan.wagons
+            if value > best_value:
+                best, best_value = choice, value
+        return best
+
+    def _need_turns(self, obs: Obs, plan: Any) -> float:
+        info = obs.info
+        deficit, gray, ferry = card_needs(info, obs.hand, plan.routes)
+        cards = sum(deficit) + gray + max(0, ferry - obs.hand[info.loco])
+        return len(plan.routes) + cards / 1.8 + 1.5 * len(plan.borrow)
+
+    def _feasibility(self, obs: Obs, plan: Any, new: list[int], turns: float) -> float:
+        """Penalty for a plan that probably cannot be built in the turns that are left."""
+        info = obs.info
+        need_turns = self._need_turns(obs, plan)
+        slack = turns - need_turns
+        risk = sum(info.ticket_points[t] for t in new)
+        pen = 0.0
+        if slack < 0:
+            pen -= 2.0 * risk * min(1.0, -slack / max(need_turns, 1.0)) + 2.0 * -slack
+        # wagons left for route points after the plan: a small tie-break for lean plans
+        pen -= 0.15 * plan.wagons
+        return pen
+
+    def want_tickets(self, obs: Obs, plan: Any) -> bool:
+        if obs.ticket_deck == 0 or self.style in ("routes", "longroute"):
+            return False
+        me = obs.seat
+        if self.style == "greedy":
+            return not plan.routes and not plan.borrow and obs.wagons[me] >= 6
+        if self.style == "hungry":
+            return plan.wagons <= 6 and obs.wagons[me] >= 12 and not obs.final_round
+        if plan.borrow or obs.turns_left_estimate() < self.ticket_turns:
+            return False
+        if not plan.routes:
+            return obs.wagons[me] >= self.ticket_wagons
+        # plenty of wagons and time beyond the current plan: more tickets pay
+        spare = obs.wagons[me] - plan.wagons
+        if spare < self.ticket_spare:
+            return False
+        slack = obs.turns_left_estimate()
+        need = self._need_turns(obs, plan)
+        return slack - need >= self.ticket_slack
+
+    # ------------------------------------------------------------------ turn
+    def main(self, obs: Obs, moves: Moves, legal: Sequence[Any]) -> Any:
+        plan = self.plan(obs)
+        targets = plan.routes
+        style = self.style
+        end_near = obs.final_round or min(obs.wagons) <= 4
+
+        if end_near and style == "planner":
+            act = self.best_points_claim(obs, moves, plan, finishing=True)
+            if act is not None:
+                return act
+            st = self.station_move(obs, moves, plan, force=True)
+            if st is not None:
+                return st
+
+        if style == "longroute":
+            act = self.long_claim(obs, moves, plan)
+            if act is not None:
+                return act
+
+        if style == "planner" and self.block_gain < 100:
+            act = self.block_claim(obs, moves, self.block_gain)
+            if act is not None:
+                return act
+
+        act = self.plan_claim(obs, moves, plan)
+        if act is not None:
+            return act
+
+        if style == "planner":
+            st = self.station_move(obs, moves, plan, force=obs.turns_left_estimate() <= 4 or not targets)
+            if st is not None:
+                return st
+            if sum(obs.hand) >= self.hand_cap and targets:
+                act = self.best_points_claim(obs, moves, plan, finishing=False)
+                if act is not None:
+                    return act
+
+        if not targets and not plan.borrow:
+            if self.want_tickets(obs, plan) and moves.tickets is not None:
+                return moves.tickets
+            if style == "planner":
+                act = self.block_claim(obs, moves, 5.0)
+                if act is not None:
+                    return act
+            act = self.best_points_claim(obs, moves, plan, finishing=False)
+            if act is not None:
+                return act
+        elif style in ("hungry", "planner") and self.want_tickets(obs, plan) and moves.tickets is not None:
+            return moves.tickets
+
+        act = self.draw(obs, moves, plan, second=False)
+        if act is not None:
+            return act
+        # nothing to draw: claim anything, else tickets, else whatever is legal
+        act = self.best_points_claim(obs, moves, plan, finishing=True)
+        if act is not None:
+            return act
+        if moves.tickets is not None:
+            return moves.tickets
+        return legal[0]
+
+    def pick_payment(self, obs: Obs, actions: list[Any], plan: Any, route: int | None = None) -> tuple[Any, float]:
+        rest = [r for r in plan.routes if r != route]
+        deficit, _, _ = card_needs(obs.info, obs.hand, rest)
+        keep = {obs.info.route_color[r] for r in rest if obs.info.route_color[r] != GRAY}
+        best = min(actions, key=lambda a: payment_penalty(obs.info, a, deficit, keep))
+        return best, payment_penalty(obs.info, best, deficit, keep)
+
+    def plan_claim(self, obs: Obs, moves: Moves, plan: Any) -> Any:
+        info = obs.info
+        best, best_score = None, -INF
+        for r in plan.routes:
+            acts = moves.claims.get(r)
+            if not acts:
+                continue
+            if info.tunnel[r]:
+                # a tunnel may ask for up to 3 more cards: go with some spare of the right kind
+                acts = [a for a in acts if self._tunnel_spare(obs, a) >= 1] or (
+                    acts if obs.turns_left_estimate() <= 3 else [])
+                if not acts:
+                    continue
+            act, pen = self.pick_payment(obs, acts, plan, r)
+            if self.style == "greedy":
+                score = info.route_points[r]
+            elif self.style == "routes":
+                score = info.route_len[r] * 10 - pen
+            else:
+                score = info.route_len[r] * 1.2 - pen + self._contested(obs, r)
+            if score > best_score:
+                best, best_score = act, score
+        return best
+
+    def _tunnel_spare(self, obs: Obs, act: Any) -> int:
+        hand = obs.hand
+        spare = hand[obs.info.loco] - act.n_loco
+        if act.n_color:
+            spare += hand[act.color] - act.n_color
+        return spare
+
+    def _contested(self, obs: Obs, r: int) -> float:
+        """Routes with no alternative lane near opponents' networks are worth grabbing first."""
+        info = obs.info
+        a, b = info.route_ends[r]
+        near = 0
+        for city in (a, b):
+            for _, rr in info.adj[city]:
+                o = obs.route_owner[rr]
+                if o not in (-1, obs.seat):
+                    near += 1
+        single = 1.0 if not any(obs.usable(t) for t in info.twins[r]) else 0.0
+        return 0.6 * near + single
+
+    def best_points_claim(self, obs: Obs, moves: Moves, plan: Any, finishing: bool) -> Any:
+        """Claim the route worth most points now (ticket-completing claims count their tickets)."""
+        info = obs.info
+        me = obs.seat
+        if not moves.claims:
+            return None
+        pl = None
+        missing = [t for t in obs.tickets if t not in plan.done]
+        best, best_score = None, -INF
+        for r, acts in moves.claims.items():
+            score = float(info.route_points[r])
+            if self.style == "longroute" and info.route_len[r] < 4 and not finishing:
+                continue
+            if not finishing and info.route_len[r] < 3 and self.style == "planner" and obs.wagons[me] > 8:
+                continue  # short routes waste the turn while time is left: draw for long ones instead
+            if info.tunnel[r]:
+                acts = [a for a in acts if self._tunnel_spare(obs, a) >= 1]
+                if not acts:
+                    continue
+            if r in plan.routes:
+                score += 4
+            if missing and finishing:
+                if pl is None:
+                    pl = self.planner(obs)
+                comp = pl.components()
+                a, b = info.route_ends[r]
+                ca, cb = comp[a], comp[b]
+                for t in missing:
+                    x, y = comp[info.ticket_ends[t][0]], comp[info.ticket_ends[t][1]]
+                    if {x, y} == {ca, cb}:
+                        score += 2 * info.ticket_points[t]
+            act, pen = self.pick_payment(obs, acts, plan, r)
+            score -= 0.05 * pen
+            if score > best_score:
+                best, best_score = act, score
+        return best
+
+    def long_claim(self, obs: Obs, moves: Moves, plan: Any) -> Any:
+        info = obs.info
+        best, best_score = None, -INF
+        touch = {c for r, o in enumerate(obs.route_owner) if o == obs.seat for c in info.route_ends[r]}
+        for r, acts in moves.claims.items():
+            if info.route_len[r] < 4:
+                continue
+            if info.tunnel[r]:
+                acts = [a for a in acts if self._tunnel_spare(obs, a) >= 1]
+                if not acts:
+                    continue
+            a, b = info.route_ends[r]
+            score = info.route_points[r] + (3 if a in touch or b in touch else 0) + (5 if r in plan.routes else 0)
+            act, pen = self.pick_payment(obs, acts, plan, r)
+            if score - 0.1 * pen > best_score:
+                best, best_score = act, score - 0.1 * pen
+        return best
+
+    def station_move(self, obs: Obs, moves: Moves, plan: Any, force: bool) -> Any:
+        if not plan.borrow or not moves.stations:
+            return None
+        if plan.routes and not force:
+            return None
+        for _route, city in plan.borrow:
+            acts = moves.stations.get(city)
+            if acts:
+                return self.pick_payment(obs, acts, plan)[0]
+        return None
+
+    def block_claim(self, obs: Obs, moves: Moves, threshold: float) -> Any:
+        """Claim a cheap route that cuts an opponent's evident connection (two components of theirs)."""
+        info = obs.info
+        if not moves.claims:
+            return None
+        best, best_gain = None, 0.0
+        for p in range(obs.n):
+            if p == obs.seat:
+                continue
+            pl = Planner(obs, p)
+            comp = pl.components()
+            sizes: dict[int, int] = {}
+            for r, o in enumerate(obs.route_owner):
+                if o == p:
+                    c = comp[info.route_ends[r][0]]
+                    sizes[c] = sizes.get(c, 0) + 1
+            if len(sizes) < 2:
+                continue
+            big = sorted(sizes, key=lambda c: -sizes[c])[:2]
+            a = next(x for x in range(info.n_cities) if comp[x] == big[0])
+            b = next(x for x in range(info.n_cities) if comp[x] == big[1])
+            found = pl.path(a, b, set(), False)
+            if found is None:
+                continue
+            base, routes, _ = found
+            for r in routes:
+                if r not in moves.claims:
+                    continue
+                saved = pl.cost[r]
+                pl.cost[r] = INF
+                alt = pl.path(a, b, set(), False)
+                pl.cost[r] = saved
+                gain = min(12.0, (INF if alt is None else alt[0]) - base)
+                gain += info.route_points[r] * 0.5
+                if gain > best_gain + 1e-9 and gain >= threshold and info.route_len[r] <= self.block_len:
+                    best, best_gain = r, gain
+        if best is None:
+            return None
+        return min(moves.claims[best], key=lambda a: (a.n_loco, -a.n_color))
+
+    # ------------------------------------------------------------------ cards
+    def draw(self, obs: Obs, moves: Moves, plan: Any, second: bool) -> Any:
+        info = obs.info
+        loco = info.loco
+        hand = obs.hand
+        if not moves.draws:
+            return None
+        targets = plan.routes
+        if not targets and self.style in ("planner", "longroute", "routes"):
+            targets = self._wish_routes(obs, plan)
+        deficit, gray_def, ferry = card_needs(info, hand, targets)
+        weight = [0.0] * loco
+        if self.style == "planner" and self.concentrate:
+            # concentrate: a card counts most for the route it brings closest to being claimable
+            top = max(range(loco), key=lambda c: hand[c] - deficit[c])
+            n_loco = hand[loco]
+            for r in targets:
+                length = info.route_len[r] - info.ferry[r]
+                c = info.route_color[r]
+                if c == GRAY:
+                    c = top
+                missing = max(0, length - hand[c] - n_loco)
+                if missing > 0 or hand[c] < length:
+                    weight[c] = max(weight[c], 1.0 + 1.0 / max(1, missing))
+        else:
+            weight = [float(d) for d in deficit]
+            if gray_def > 0:
+                top = max(range(loco), key=lambda c: hand[c])
+                for c in range(loco):
+                    weight[c] += 0.3 * gray_def if c == top else 0.05 * gray_def
+        if self.style == "longroute":
+            top = max(range(loco), key=lambda c: hand[c])
+            weight[top] += 2
+        face = [c for c in moves.draws if c is not None and c != loco]
+        best = max(face, key=lambda c: weight[c], default=None)
+        if best is not None and weight[best] > 0:
+            return moves.draws[best]
+        if not second and loco in moves.draws and self.style in ("planner", "hungry"):
+            need = sum(deficit) + gray_def + max(0, ferry - hand[loco])
+            if ferry > hand[loco] or need >= self.loco_need:
+                return moves.draws[loco]
+        if None in moves.draws:
+            return moves.draws[None]
+        if face:
+            return moves.draws[face[0]]
+        return moves.draws.get(loco)
+
+    def _wish_routes(self, obs: Obs, plan: Any) -> list[int]:
+        """With no ticket routes left: the longest free route we could still fill, to collect for."""
+        info = obs.info
+        me = obs.seat
+        best = [r for r in range(len(info.route_len)) if obs.usable(r) and info.route_len[r] <= obs.wagons[me]]
+        best.sort(key=lambda r: (-info.route_points[r], r))
+        return best[:1]
+
+    def tunnel(self, obs: Obs, moves: Moves) -> Any:
+        """Pay when possible: declining wastes the turn and the claim would only be tried again."""
+        if not moves.pays:
+            return moves.decline
+        return min(moves.pays, key=lambda a: (a.n_loco, a.n_color))
+
+
+def make_style(style: str):
+    def factory(seed: int | str | None = None) -> HeuristicBot:
+        return HeuristicBot(seed, style)
+
+    factory.__name__ = f"{style}_bot"
+    return factory
+
+
+__all__ = ["STYLES", "HeuristicBot", "Moves", "make_style", "move_seed"]

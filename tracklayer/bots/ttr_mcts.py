@@ -1,0 +1,486 @@
+"""Information-set Monte Carlo search for Ticket to Ride (determinized, paired, at the root).
+
+The bot sees only its view. For every search world it samples one complete game state that agrees
+with that view (``sample_world``): the cards it cannot see (deck, discard pile, the unknown part of
+each opponent's hand) are dealt at random from the cards that are not visible anywhere, keeping
+every public count (deck size, discard size, hand sizes) and the cards each opponent is known to
+hold because it took them face up (tracked from the public log, less what it has paid since);
+each opponent's tickets are drawn from the tickets the bot has not seen, as many as the view
+shows (long tickets where the ticket deck's size requires them). The world becomes a private
+engine game (``tracklayer.new_game`` plus direct state setup), never the real one.
+
+Candidate moves come from the planner (its own choice first) plus the most promising claims and
+card draws. Every candidate is played in the same sampled worlds with the same dice (common random
+numbers), followed by a fast plan-following policy for every seat over a few turns (to the end of
+the game near the end), and the position is scored as "my points minus the best opponent's"
+(exact final scoring when the game ended, otherwise routes, tickets done or their odds given the
+turns left, cards in hand and unused stations). A candidate replaces the planner's choice only
+when its paired mean difference is positive by ``z`` standard errors and ``margin`` points;
+clearly worse candidates are dropped as worlds accumulate. By default the search runs only when
+the end is near (``endgame`` own turns left), where short rollouts reach the real final scoring;
+earlier the planner's move is played (see docs/bots.md for why).
+
+Choices depend only on (seed, view, iteration budget): the default budget is a number of
+simulations, not seconds, so runs replay exactly; a time budget caps the work but then the choice
+also depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import tracklayer
+from tracklayer.bots.base import Budget, move_seed
+from tracklayer.bots.ttr_common import GRAY, INF, BoardInfo, Obs, Planner
+from tracklayer.bots.ttr_heuristic import HeuristicBot, Moves
+from tracklayer.core.errors import IllegalAction
+from tracklayer.core.rng import Rng
+
+DEFAULT_ITERATIONS = 240  # simulations per searched move (reproducible: no clock involved)
+MAX_SECONDS: float | None = None  # no time cap unless a Budget asks for one
+
+
+def parse_payment(info: BoardInfo, text: str) -> tuple[int, int, int]:
+    """``"2 white + 1 locomotive"`` -> (colour or -1, n_colour, n_loco)."""
+    color, n_color, n_loco = -1, 0, 0
+    for term in text.split("+"):
+        parts = term.strip().split(" ", 1)
+        if len(parts) != 2:
+            continue
+        k, name = int(parts[0]), parts[1].strip()
+        c = info.card_index.get(name)
+        if c is None and name.endswith("s"):
+            c = info.card_index.get(name[:-1])
+        if c is None:
+            continue
+        if c == info.loco:
+            n_loco += k
+        else:
+            color, n_color = c, n_color + k
+    return color, n_color, n_loco
+
+
+def known_cards(obs: Obs) -> list[list[int]]:
+    """Cards each player is publicly known to hold: taken face up and not paid out since."""
+    info = obs.info
+    known = [[0] * info.n_cards for _ in range(obs.n)]
+    pending: dict[int, list[int]] = {}  # a tunnel claim's removed known cards, in case it is declined
+    for entry in obs.view.get("log", []):
+        p, move = entry["player"], entry["move"]
+        k = known[p]
+        word, _, rest = move.partition(" ")
+        if word == "draw":
+            c = info.card_index.get(rest.strip())
+            if c is not None:
+                k[c] += 1
+        elif word in ("claim", "station", "pay:"):
+            pay = rest if word == "pay:" else rest.partition(":")[2]
+            color, n_color, n_loco = parse_payment(info, pay)
+            removed = [0] * info.n_cards
+            if n_color and color >= 0:
+                removed[color] = min(k[color], n_color)
+            removed[info.loco] = min(k[info.loco], n_loco)
+            for c, x in enumerate(removed):
+                k[c] -= x
+            if word == "claim":
+                pending[p] = removed
+        elif word == "decline" and p in pending:
+            for c, x in enumerate(pending.pop(p)):
+                k[c] += x
+    for p in range(obs.n):
+        total = sum(known[p])
+        while total > obs.cards[p]:  # a tracking slip must never break the counts
+            c = max(range(info.n_cards), key=lambda x: known[p][x])
+            known[p][c] -= 1
+            total -= 1
+    return known
+
+
+def obs_from_state(info: BoardInfo, state: Any, p: int, variant: str) -> Obs:
+    """An Obs for seat ``p`` of a private simulated world (the search's own game, not the real one)."""
+    return Obs(
+        info=info, view={}, variant=variant, seat=p, n=state.n_players, phase=state.phase,
+        hand=state.hands[p], market=state.market, route_owner=state.route_owner,
+        station_owner=state.station_owner, wagons=state.wagons, stations_left=state.stations_left,
+        cards=[sum(h) for h in state.hands], n_tickets=[len(t) for t in state.tickets],
+        tickets=state.tickets[p], offer=state.offers[p], deck=len(state.deck), discard=len(state.discard),
+        ticket_deck=len(state.ticket_deck), final_round=state.final_turns >= 0, turn=state.turn,
+        route_points=state.route_points,
+    )
+
+
+class FastPolicy:
+    """A cheap plan-following policy for rollouts: acts on the simulated state directly."""
+
+    def __init__(self, game: Any, info: BoardInfo, variant: str, rng: random.Random) -> None:
+        self.g = game
+        self.info = info
+        self.variant = variant
+        self.rng = rng
+        self.plans: dict[int, tuple[list[int], list[int]]] = {}  # seat -> (plan routes, tickets)
+
+    def plan_for(self, p: int) -> list[int]:
+        s = self.g.state
+        cached = self.plans.get(p)
+        if cached is not None:
+            routes, tickets = cached
+            if tickets == s.tickets[p]:
+                owner = s.route_owner
+                if all(owner[r] == -1 or owner[r] == p for r in routes):
+                    if any(owner[r] == p for r in routes):  # own claims: the rest of the plan stands
+                        routes = [r for r in routes if owner[r] == -1]
+                        self.plans[p] = (routes, tickets)
+                    return routes
+        obs = obs_from_state(self.info, s, p, self.variant)
+        plan = Planner(obs, long_bias=0.3).plan(list(s.tickets[p]), allow_borrow=False)
+        routes = plan.routes
+        self.plans[p] = (routes, list(s.tickets[p]))
+        return routes
+
+    def step(self) -> None:
+        g = self.g
+        s = g.state
+        try:
+            if s.phase == "main":
+                self._main(s.current)
+            elif s.phase == "second_draw":
+                self._draw(s.current, second=True)
+            elif s.phase == "tunnel":
+                legal = g.legal_actions()
+                g.apply(min(legal, key=lambda a: (a.kind == "decline", getattr(a, "n_loco", 0))))
+            elif s.phase in ("keep", "initial"):
+                self._keep(s.current)
+            else:
+                g.apply(g.legal_actions()[0])
+        except IllegalAction:
+            legal = g.legal_actions()
+            g.apply(legal[self.rng.randrange(len(legal))])
+
+    def _keep(self, p: int) -> None:
+        """Keep the one offered ticket that is cheapest per point (or the minimum the rules ask)."""
+        s = self.g.state
+        obs = obs_from_state(self.info, s, p, self.variant)
+        pl = Planner(obs)
+        legal = self.g.legal_actions()
+        size = len(legal[0].tickets)
+
+        def cost(a: Any) -> float:
+            return sum(pl.distance(*self.info.ticket_ends[t]) / self.info.ticket_points[t] for t in a.tickets)
+
+        self.g.apply(min((a for a in legal if len(a.tickets) == size), key=cost))
+
+    def _payment(self, p: int, r: int) -> tuple[int, int] | None:
+        """(colour, n_loco) paying route ``r`` with the fewest locomotives, or None."""
+        info = self.info
+        hand = self.g.state.hands[p]
+        length, ferry, color = info.route_len[r], info.ferry[r], info.route_color[r]
+        locos = hand[info.loco]
+        if color == GRAY:
+            color = max(range(info.loco), key=lambda c: hand[c])
+        need_loco = max(ferry, length - hand[color])
+        if need_loco > locos:
+            return None
+        if info.tunnel[r] and hand[color] + locos - length < 1:
+            return None
+        return (color if need_loco < length else -1), need_loco
+
+    def _can_claim(self, p: int, r: int) -> bool:
+        s = self.g.state
+        if s.route_owner[r] != -1 or self.info.route_len[r] > s.wagons[p]:
+            return False
+        closed = s.n_players in self.info.board.closed_with_players
+        return not any(s.route_owner[t] == p or (closed and s.route_owner[t] != -1) for t in self.info.twins[r])
+
+    def _claim(self, p: int, r: int, pay: tuple[int, int]) -> None:
+        table = self.g.table
+        self.g.apply(table.claim(r, pay[0], pay[1]))
+
+    def _main(self, p: int) -> None:
+        info = self.info
+        s = self.g.state
+        routes = self.plan_for(p)
+        best = None
+        for r in routes:
+            if self._can_claim(p, r):
+                pay = self._payment(p, r)
+                if pay is not None:
+                    best = (r, pay)
+                    break
+        if best is None and (not routes or s.final_turns >= 0 or sum(s.hands[p]) >= 14):
+            for r in sorted(range(len(info.route_len)), key=lambda x: -info.route_points[x]):
+                if self._can_claim(p, r) and (info.route_len[r] >= 3 or s.wagons[p] < 6 or s.final_turns >= 0):
+                    pay = self._payment(p, r)
+                    if pay is not None:
+                        best = (r, pay)
+                        break
+        if best is not None:
+            self._claim(p, *best)
+            return
+        self._draw(p, second=False)
+
+    def _draw(self, p: int, second: bool) -> None:
+        info = self.info
+        s = self.g.state
+        table = self.g.table
+        want = set()
+        for r in self.plans.get(p, ([], []))[0][:3]:
+            c = info.route_color[r]
+            if c != GRAY:
+                want.add(c)
+        for c in s.market:
+            if c in want:
+                self.g.apply(table.draw(c))
+                return
+        if s.deck or s.discard:
+            self.g.apply(table.draw_deck)
+            return
+        legal = self.g.legal_actions()
+        self.g.apply(legal[self.rng.randrange(len(legal))])
+
+
+class MCTSBot:
+    """Determinized paired search over the planner's candidate moves (see the module doc)."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int | str | None = None, *, iterations: int = DEFAULT_ITERATIONS,
+                 max_seconds: float | None = MAX_SECONDS, horizon: int = 4, candidates: int = 8,
+                 z: float = 1.5, margin: float = 1.0, endgame: float = 8.0) -> None:
+        self.seed = seed
+        self.iterations = iterations
+        self.max_seconds = max_seconds
+        self.horizon = horizon  # own turns simulated after the move
+        self.n_candidates = candidates
+        self.z = z  # a candidate must beat the planner's choice by z standard errors ...
+        self.margin = margin  # ... and by this many points on average
+        self.endgame = endgame  # search only when about this many own turns are left (else: the planner)
+        self.base = HeuristicBot(seed, "planner")
+        self.last_stats: list[tuple[str, int, float]] = []
+
+    # ------------------------------------------------------------------ entry
+    def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Budget | None = None) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        obs = Obs.from_view(view)
+        moves = Moves(legal)
+        if obs.phase != "main" or obs.turns_left_estimate() > self.endgame:
+            return self.base.decide(obs, moves, legal)
+        cands = self.candidates(obs, moves, legal)
+        if len(cands) == 1:
+            return cands[0]
+        iterations = self.iterations
+        seconds: float | None = self.max_seconds
+        if budget is not None:
+            if budget.iterations is not None:
+                iterations = budget.iterations
+                seconds = budget.seconds
+            elif budget.seconds is not None:
+                iterations, seconds = 1 << 30, budget.seconds
+        return self.search(obs, cands, iterations, seconds)
+
+    def candidates(self, obs: Obs, moves: Moves, legal: Sequence[Any]) -> list[Any]:
+        info = obs.info
+        first = self.base.decide(obs, moves, legal)
+        out = [first]
+        plan = self.base.plan(obs)
+        scored = []
+        for r, acts in moves.claims.items():
+            act, pen = self.base.pick_payment(obs, acts, plan, r)
+            if info.tunnel[r] and self.base._tunnel_spare(obs, act) < 1:
+                continue
+            scored.append((info.route_points[r] + (6 if r in plan.routes else 0) - 0.3 * pen, act))
+        scored.sort(key=lambda x: -x[0])
+        out.extend(a for _, a in scored[: self.n_candidates // 2])
+        if None in moves.draws:
+            out.append(moves.draws[None])
+        for c in sorted((c for c in moves.draws if c is not None), key=lambda c: -obs.hand[c])[:2]:
+            out.append(moves.draws[c])
+        # (drawing tickets only when the planner wants to: a short rollout cannot judge new tickets)
+        seen, uniq = set(), []
+        for a in out:
+            if a not in seen:
+                seen.add(a)
+                uniq.append(a)
+        return uniq[: self.n_candidates + 1]
+
+    # ------------------------------------------------------------------ search
+    def search(self, obs: Obs, cands: list[Any], iterations: int, seconds: float | None) -> Any:
+        """Paired evaluation: every candidate is played in the same sampled worlds with the same dice.
+
+        Comparing candidates on common worlds removes most of the sampling noise from their
+        differences. The planner's choice (index 0) is kept unless another candidate beats it by
+        more than ``z`` standard errors of the paired difference (and by ``margin`` points).
+        Candidates that trail the best by far are dropped as worlds accumulate (successive
+        rejection), so the budget goes to the close calls.
+        """
+        rng = random.Random(move_seed(self.seed, obs.view, "mcts"))
+        known = known_cards(obs)
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        alive = list(range(len(cands)))
+        values: list[list[float]] = [[] for _ in cands]
+        used = 0
+        worlds = 0
+        while used + len(alive) <= iterations or worlds < 2:
+            if deadline is not None and worlds >= 2 and time.perf_counter() > deadline:
+                break
+            world = self.sample_world(obs, known, rng)
+            dice = rng.getrandbits(63)
+            for k in alive:
+                g = world.clone()
+                g.state.rng = Rng(dice)
+                values[k].append(self.simulate(g, cands[k], obs, random.Random(dice)))
+            used += len(alive)
+            worlds += 1
+            if worlds >= 6 and len(alive) > 2:
+                alive = [k for k in alive if k == 0 or self._diff(values, k, worlds)[0]
+                         + 3.0 * self._diff(values, k, worlds)[1] > 0]
+        best, best_gain = 0, 0.0
+        for k in alive:
+            if k == 0:
+                continue
+            mean, se = self._diff(values, k, worlds)
+            if mean > self.margin and mean > self.z * se and mean > best_gain:
+                best, best_gain = k, mean
+        self.last_stats = [(str(cands[k]), len(values[k]), sum(values[k]) / max(1, len(values[k])))
+                           for k in range(len(cands))]
+        return cands[best]
+
+    @staticmethod
+    def _diff(values: list[list[float]], k: int, worlds: int) -> tuple[float, float]:
+        """Mean and standard error of candidate k minus candidate 0 over their common worlds."""
+        m = min(len(values[k]), len(values[0]))
+        d = [values[k][i] - values[0][i] for i in range(m)]
+        if m < 2:
+            return 0.0, INF
+        mean = sum(d) / m
+        var = sum((x - mean) ** 2 for x in d) / (m - 1)
+        return mean, math.sqrt(var / m)
+
+    def sample_world(self, obs: Obs, known: list[list[int]], rng: random.Random) -> Any:
+        """A complete private game consistent with ``obs`` (see the module doc)."""
+        info = obs.info
+        b = info.board
+        me = obs.seat
+        g = tracklayer.new_game(obs.view["game"], obs.n, seed=rng.getrandbits(63), variant=obs.variant)
+        s = g.state
+        # cards: everything not visible to me is pooled and dealt to the hidden places
+        pool_counts = list(info.total_cards)
+        for c, k in enumerate(obs.hand):
+            pool_counts[c] -= k
+        for c in obs.market:
+            if c >= 0:
+                pool_counts[c] -= 1
+        for p in range(obs.n):
+            if p != me:
+                for c, k in enumerate(known[p]):
+                    pool_counts[c] -= k
+        pool = [c for c, k in enumerate(pool_counts) for _ in range(max(0, k))]
+        rng.shuffle(pool)
+        hands = []
+        for p in range(obs.n):
+            if p == me:
+                hands.append(list(obs.hand))
+                continue
+            h = list(known[p])
+            for _ in range(obs.cards[p] - sum(h)):
+                h[pool.pop() if pool else rng.randrange(info.n_cards)] += 1
+            hands.append(h)
+        discard = [pool.pop() if pool else rng.randrange(info.loco) for _ in range(obs.discard)]
+        deck = [pool.pop() if pool else rng.randrange(info.loco) for _ in range(obs.deck)]
+        # tickets: opponents' from the tickets I have not seen
+        var = b.variants[obs.variant]
+        longs, regular = b.tickets_for(var)
+        mine = set(obs.tickets) | set(obs.offer)
+        free_reg = [t for t in regular if t not in mine]
+        free_long = [t for t in longs if t not in mine]
+        rng.shuffle(free_reg)
+        rng.shuffle(free_long)
+        # the ticket deck's size is fixed, so opponents hold long tickets when the regular ones
+        # cannot fill both the deck and their hands; otherwise each holds one with even odds
+        opponents = [p for p in range(obs.n) if p != me and obs.n_tickets[p]]
+        short = obs.ticket_deck + sum(obs.n_tickets[p] for p in opponents) - len(free_reg)
+        tickets = [list(obs.tickets) if p == me else [] for p in range(obs.n)]
+        for p in sorted(opponents, key=lambda _: rng.random()):
+            if free_long and (short > 0 or rng.random() < 0.5):
+                tickets[p].append(free_long.pop())
+                short -= 1
+        for p in opponents:
+            while len(tickets[p]) < obs.n_tickets[p] and free_reg:
+                tickets[p].append(free_reg.pop())
+        s.hands = hands
+        s.deck = deck
+        s.discard = discard
+        s.market = list(obs.market)
+        s.market_stuck = False
+        s.wagons = list(obs.wagons)
+        s.stations_left = list(obs.stations_left)
+        s.station_owner = list(obs.station_owner)
+        s.route_owner = list(obs.route_owner)
+        s.route_points = [sum(info.route_points[r] for r, o in enumerate(obs.route_owner) if o == p)
+                          for p in range(obs.n)]
+        s.tickets = tickets
+        s.ticket_deck = free_reg[: obs.ticket_deck]
+        s.offers = [[] for _ in range(obs.n)]
+        s.initial_pending = []
+        s.phase = "main"
+        s.current = me
+        s.first = obs.view.get("first_player", 0)
+        s.turn = obs.turn
+        left = obs.view.get("final_turns_left")
+        s.final_turns = -1 if left is None else left
+        s.passes = 0
+        s.tunnel = None
+        s.last_reveal = []
+        s.rng = Rng(rng.getrandbits(64))
+        g.rules.resync(s)
+        g._legal = None
+        return g
+
+    def simulate(self, g: Any, action: Any, obs: Obs, rng: random.Random) -> float:
+        me = obs.seat
+        info = obs.info
+        s = g.state
+        g.apply(action)
+        policy = FastPolicy(g, info, obs.variant, rng)
+        start = s.turn
+        limit = start + (self.horizon + int(min(self.endgame, 8)) + 4) * obs.n
+        steps = 0
+        while s.phase != "over" and s.turn < limit and steps < 400:
+            policy.step()
+            steps += 1
+        return self.evaluate(g, obs, me)
+
+    def evaluate(self, g: Any, obs: Obs, me: int) -> float:
+        s = g.state
+        if s.phase == "over":
+            totals = [p["total"] for p in g.result()["players"]]
+        else:
+            totals = [self.estimate(g, obs, p) for p in range(s.n_players)]
+        best_other = max(t for p, t in enumerate(totals) if p != me)
+        return totals[me] - best_other
+
+    def estimate(self, g: Any, obs: Obs, p: int) -> float:
+        """Points ``p`` can expect: routes, tickets (done, or odds of finishing), cards, stations."""
+        info = obs.info
+        s = g.state
+        wobs = obs_from_state(info, s, p, obs.variant)
+        pl = Planner(wobs)
+        turns = wobs.turns_left_estimate()
+        value = float(s.route_points[p]) + 0.5 * sum(s.hands[p])
+        value += info.board.unused_station_points * s.stations_left[p]
+        plan = pl.plan(list(s.tickets[p]), allow_borrow=False)
+        for t in plan.done:
+            value += info.ticket_points[t]
+        for t in plan.failed:
+            value -= info.ticket_points[t]
+        if plan.planned:
+            need = len(plan.routes) + max(0, plan.wagons - sum(s.hands[p])) / 1.8
+            ratio = need / max(1.0, turns)
+            chance = 1.0 if ratio <= 0.6 else max(0.0, 1.0 - (ratio - 0.6) / 0.7)
+            for t in plan.planned:
+                value += info.ticket_points[t] * (2.0 * chance - 1.0)
+        return value

@@ -1,0 +1,134 @@
+"""PettingZoo AEC environment over any tracklayer game with a codec (see ``core.EnvSpec``).
+
+Agents are ``player_0`` .. ``player_{n-1}`` = engine seats. Each agent observes
+``{"observation": float32[obs_size], "action_mask": int8[n_actions]}`` built from its own
+``game.view(seat)``; the mask is all zeros when it is not that agent's turn. Actions are integers of
+``Discrete(n_actions)``; an action outside the mask raises ``tracklayer.IllegalAction``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from tracklayer.rl.core import EnvSpec, Episode
+
+
+def observation_space(episode: Episode) -> spaces.Dict:
+    """``{"observation": Box[0, 1] float32, "action_mask": Box{0, 1} int8}`` of an episode's codec."""
+    return spaces.Dict({
+        "observation": spaces.Box(0.0, 1.0, (episode.obs_size,), dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (episode.n_actions,), dtype=np.int8),
+    })
+
+
+class TracklayerAECEnv(AECEnv):
+    """A tracklayer game as a PettingZoo AEC environment (use :func:`make_aec` or a ``*_v1`` module)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "tracklayer",
+                                          "is_parallelizable": False}
+
+    def __init__(self, spec: EnvSpec, *, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.metadata = {**type(self).metadata, "name": spec.name}
+        self.render_mode = render_mode
+        self.episode = Episode(spec, **options)
+        self.codec = self.episode.codec
+        n = self.episode.n_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        # one space object per agent, returned as is every time (PettingZoo requires it)
+        self.observation_spaces = {a: observation_space(self.episode) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.episode.n_actions) for a in self.possible_agents}
+        self.agents: list[str] = []
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ API
+    @property
+    def game(self) -> Any:
+        """The engine game of the current episode (the full state: for analysis, never for agents)."""
+        return self.episode.game
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.episode.reset(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[self.episode.current]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        return {"observation": self.episode.observation(seat), "action_mask": self.episode.action_mask(seat)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        ep = self.episode
+        if action is None:
+            raise ValueError(f"{agent} is to move: pass an action index, not None")
+        ep.play(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if ep.over:
+            for a, r in zip(self.agents, ep.rewards(), strict=True):
+                self.rewards[a] = r
+                self.terminations[a] = True
+                self.infos[a] = ep.final_info(self._seat[a])
+        elif ep.truncated:
+            for a in self.agents:
+                self.truncations[a] = True
+                self.infos[a] = ep.final_info(self._seat[a])
+        else:
+            self.agent_selection = self.possible_agents[ep.current]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observation_text(self, agent: str) -> str:
+        """The agent's observation as text (exactly the information of its vector)."""
+        return self.codec.describe(self.episode.observation(self._seat[agent]))
+
+    def action_text(self, index: int) -> str:
+        """The move notation of ``index`` in the current position (``str`` of the engine action)."""
+        return str(self.codec.decode(self.episode.game, int(index)))
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
+            return None
+        text = f"[{self.agent_selection}]\n" + self.observation_text(self.agent_selection)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def make_aec(spec: EnvSpec, *, wrapped: bool = True, **options: Any) -> AECEnv:
+    """The environment, wrapped in PettingZoo's bounds and call-order checks unless ``wrapped=False``."""
+    env: AECEnv = TracklayerAECEnv(spec, **options)
+    if wrapped:
+        env = wrappers.AssertOutOfBoundsWrapper(env)
+        env = wrappers.OrderEnforcingWrapper(env)
+    return env

@@ -1,0 +1,194 @@
+"""What the PettingZoo and Gymnasium environments share: environment specs and the episode driver.
+
+An :class:`EnvSpec` names a game and how to build its codec (action encoding + observation tensor;
+one module per game family, e.g. ``ttr_codec``). An :class:`Episode` is one engine game driven by
+integer actions: it seeds and starts games, caches the legal actions of the position, builds
+observations from ``game.view(seat)`` only, applies indices, and turns ``game.result()`` into
+rewards. Adding a game family means writing its codec and one ``EnvSpec``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import tracklayer
+from tracklayer.core.action import Action
+from tracklayer.core.errors import IllegalAction
+
+REWARDS = ("margin", "win", "score")
+
+
+@dataclass(frozen=True)
+class EnvSpec:
+    """One environment family member: which game, its defaults, and its codec factory."""
+
+    name: str  # environment name, e.g. "ttr_europe_v1"
+    game: str  # tracklayer game name, e.g. "ttr-europe"
+    title: str
+    default_players: int
+    max_steps: int  # default truncation: agent steps (moves) per episode
+    codec: Callable[[Any, int], Any]  # (game, history) -> codec
+    game_options: tuple[str, ...] = ()  # keyword options passed through to tracklayer.new_game
+    gym_id: str = ""  # gymnasium id, e.g. "tracklayer/TTREurope-v1"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Episode:
+    """One game at a time, stepped by action indices; everything the agents see goes through views.
+
+    ``reward``: ``"margin"`` (own final points minus the best opponent's), ``"win"`` (+1 sole winner,
+    0 shared win, -1 otherwise) or ``"score"`` (own final points). Rewards come only at the end;
+    a game cut at ``max_steps`` moves is truncated with reward 0.
+    """
+
+    def __init__(self, spec: EnvSpec, *, players: int | None = None, reward: str = "margin",
+                 max_steps: int | None = None, history: int = 0, first_player: int | str = 0,
+                 **game_options: Any) -> None:
+        unknown = set(game_options) - set(spec.game_options)
+        if unknown:
+            raise TypeError(f"{spec.name}: unknown option(s) {', '.join(sorted(unknown))}; game options: "
+                            f"{', '.join(spec.game_options) or 'none'}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.spec = spec
+        self.n_players = players if players is not None else spec.default_players
+        self.reward_kind = reward
+        self.max_steps = max_steps if max_steps is not None else spec.max_steps
+        if self.max_steps <= 0:
+            raise ValueError("max_steps must be positive")
+        if first_player != "random" and not (isinstance(first_player, int) and 0 <= first_player < self.n_players):
+            raise ValueError(f"first_player must be a seat 0..{self.n_players - 1} or 'random'")
+        self.first_player = first_player
+        self.game_options = game_options
+        self.game = self._start(0, 0)  # a template game: builds the codec and checks the options
+        self.codec = spec.codec(self.game, history)
+        self.view_options: dict[str, Any] = self.codec.view_options
+        self.n_actions: int = self.codec.n_actions
+        self.obs_size: int = self.codec.obs_size
+        self.steps = 0
+        self.np_random: np.random.Generator | None = None
+        self._legal_at = -1
+        self._legal: tuple[list[int], list[Action]] = ([], [])
+        self._result: dict[str, Any] | None = None
+
+    def _start(self, seed: int, first: int) -> Any:
+        return tracklayer.new_game(self.spec.game, self.n_players, seed=seed, first_player=first,
+                                   **self.game_options)
+
+    # ------------------------------------------------------------------ episodes
+    def reset(self, seed: int | None = None) -> None:
+        """A new game. With ``seed`` the game's engine seed is exactly ``seed`` (so
+        ``tracklayer.new_game(..., seed=seed)`` replays it); later resets without a seed continue a
+        seeded stream."""
+        if seed is not None:
+            self.np_random = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            if self.np_random is None:
+                self.np_random = np.random.default_rng()
+            game_seed = int(self.np_random.integers(2**63))
+        first = int(self.np_random.integers(self.n_players)) if self.first_player == "random" else self.first_player
+        self.game = self._start(game_seed, int(first))
+        self.steps = 0
+        self._legal_at = -1
+        self._result = None
+
+    @property
+    def over(self) -> bool:
+        return bool(self.game.is_over)
+
+    @property
+    def truncated(self) -> bool:
+        return not self.game.is_over and self.steps >= self.max_steps
+
+    @property
+    def done(self) -> bool:
+        return self.over or self.truncated
+
+    @property
+    def current(self) -> int | None:
+        """Seat to move (None when the game is over)."""
+        return self.game.current_player
+
+    # ------------------------------------------------------------------ what agents see
+    def observation(self, seat: int) -> np.ndarray:
+        return self.codec.observe(self.game.view(seat, **self.view_options))
+
+    def legal(self) -> tuple[list[int], list[Action]]:
+        """Indices and engine actions of the legal moves of the player to move (cached per position)."""
+        moves = len(self.game.moves)
+        if self._legal_at != moves:
+            self._legal = ([], []) if self.game.is_over else self.codec.legal(self.game)
+            self._legal_at = moves
+        return self._legal
+
+    def action_mask(self, seat: int) -> np.ndarray:
+        """int8 0/1 mask over the action space: the legal moves if ``seat`` is to move, else zeros."""
+        mask = np.zeros(self.n_actions, dtype=np.int8)
+        if seat == self.game.current_player and not self.done:
+            mask[self.legal()[0]] = 1
+        return mask
+
+    def legal_action(self, index: int) -> Action | None:
+        """The legal engine action of ``index`` for the player to move, or None."""
+        idx, acts = self.legal()
+        try:
+            return acts[idx.index(index)]
+        except ValueError:
+            return None
+
+    # ------------------------------------------------------------------ moves
+    def play(self, index: int) -> Action:
+        """Apply the legal move of ``index``; ``IllegalAction`` names it when it is not legal."""
+        action = self.legal_action(int(index))
+        if action is None:
+            raise IllegalAction(self.illegal_message(int(index)))
+        return self.play_action(action)
+
+    def illegal_message(self, index: int) -> str:
+        try:
+            label = self.codec.action_label(index)
+        except ValueError as exc:
+            return str(exc)
+        return f"action {index} ({label}) is not legal now; legal: {len(self.legal()[0])} actions (see the mask)"
+
+    def play_action(self, action: Action) -> Action:
+        if self.done:
+            raise IllegalAction("the episode is over: reset it")
+        recorded = self.game.apply(action)
+        self.steps += 1
+        return recorded
+
+    # ------------------------------------------------------------------ results
+    def result(self) -> dict[str, Any]:
+        if self._result is None:
+            self._result = self.game.result()
+        return self._result
+
+    def final_scores(self) -> list[float]:
+        return self.codec.final_scores(self.game, self.result())
+
+    def winners(self) -> list[int]:
+        return self.codec.winners(self.game, self.result())
+
+    def rewards(self) -> list[float]:
+        """Reward per seat for the finished game (zeros unless it is over)."""
+        n = self.n_players
+        if not self.game.is_over:
+            return [0.0] * n
+        if self.reward_kind == "win":
+            won = self.winners()
+            return [(1.0 if len(won) == 1 else 0.0) if q in won else -1.0 for q in range(n)]
+        scores = self.final_scores()
+        if self.reward_kind == "score":
+            return scores
+        return [scores[q] - max(scores[j] for j in range(n) if j != q) for q in range(n)]
+
+    def final_info(self, seat: int) -> dict[str, Any]:
+        if not self.game.is_over:
+            return {"truncated_after": self.steps} if self.truncated else {}
+        return {"final_score": self.final_scores()[seat], "winner": seat in self.winners()}

@@ -1,0 +1,327 @@
+"""The FastAPI application: lobby pages and JSON API, the game page, and the websocket protocol.
+
+Tokens never travel in a URL that reaches the server: invite links carry them after ``#`` (the
+browser keeps the fragment to itself), the websocket receives them in its first message, and the
+HTTP view endpoint reads them from the ``Authorization`` header. So access logs hold no secrets.
+The protocol is documented in ``docs/server.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+import tracklayer
+from tracklayer.bots import resolve_bot
+from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry
+from tracklayer.server.db import GameRecord, Store, default_database_url
+from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
+
+log = logging.getLogger("tracklayer.server")
+
+MAX_NAME = 24
+
+
+@dataclass
+class Settings:
+    database_url: str | None = None
+    bot_delay: float = 0.4  # seconds between bot moves, so people can follow them
+    rate: float = 10.0  # websocket messages a second per connection (0: no limit)
+    burst: int = 30
+    max_message: int = 4096  # bytes of one websocket message from a client
+    hello_timeout: float = 15.0
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        s = cls()
+        env = os.environ
+        if env.get("TRACKLAYER_DATABASE_URL"):
+            s.database_url = env["TRACKLAYER_DATABASE_URL"]
+        if env.get("TRACKLAYER_BOT_DELAY"):
+            s.bot_delay = float(env["TRACKLAYER_BOT_DELAY"])
+        if env.get("TRACKLAYER_RATE"):
+            s.rate = float(env["TRACKLAYER_RATE"])
+        return s
+
+
+def web_dir() -> Path:
+    return Path(str(resources.files("tracklayer.web"))) / "static"
+
+
+def _clean_name(raw: Any, default: str) -> str:
+    name = " ".join(str(raw or "").split())[:MAX_NAME]
+    return name or default
+
+
+def _bad(message: str) -> HTTPException:
+    return HTTPException(status_code=400, detail=message)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        url = settings.database_url or default_database_url()
+        store = await asyncio.to_thread(Store, url)  # runs the migrations
+        state["store"] = store
+        state["rooms"] = Rooms(store, settings.bot_delay)
+        log.info("tracklayer server ready (database: %s)", url.split("://", 1)[0])
+        try:
+            yield
+        finally:
+            await state["rooms"].close()
+            store.close()
+
+    app = FastAPI(title="tracklayer", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    static = web_dir()
+    app.mount("/static", StaticFiles(directory=static), name="static")
+
+    def store() -> Store:
+        return state["store"]
+
+    def rooms() -> Rooms:
+        return state["rooms"]
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", response_class=HTMLResponse)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(static / "lobby.html", media_type="text/html")
+
+    @app.get("/game/{game_id}", response_class=HTMLResponse)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(static / "game.html", media_type="text/html")
+
+    @app.get("/favicon.ico")
+    async def favicon() -> FileResponse:
+        return FileResponse(static / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    # ------------------------------------------------------------------ JSON API
+    @app.get("/api/catalog")
+    async def api_catalog() -> dict[str, Any]:
+        return catalog()
+
+    @app.get("/api/boards/{game}")
+    async def api_board(game: str) -> Response:
+        if game not in tracklayer.games() or game_entry(game) is None:
+            raise HTTPException(404, f"no board {game!r}")
+        data = board_data(game)
+        return Response(json.dumps(data, separators=(",", ":")), media_type="application/json",
+                        headers={"Cache-Control": "public, max-age=3600"})
+
+    @app.get("/api/games")
+    async def api_games(status: str | None = None) -> dict[str, Any]:
+        statuses = tuple(s for s in (status or "").split(",") if s) or None
+        return {"games": await asyncio.to_thread(store().list_games, 200, statuses)}
+
+    @app.post("/api/games", status_code=201)
+    async def api_create(request: Request) -> JSONResponse:
+        try:
+            body = await request.json()
+        except ValueError:
+            raise _bad("the request body must be JSON") from None
+        if not isinstance(body, dict):
+            raise _bad("the request body must be a JSON object")
+        rec, game = _new_record(body)
+        await asyncio.to_thread(store().create_game, rec)
+        room = rooms().add(rec, game)
+        rooms().kick_bots(room)
+        log.info("game %s created (%s, %d seats)", rec.id, rec.game, len(rec.seats))
+        links = [{"seat": i, "name": s["name"], "kind": s["kind"],
+                  **({"token": s["token"], "link": f"/game/{rec.id}#{s['token']}"} if s.get("token") else {})}
+                 for i, s in enumerate(rec.seats)]
+        out: dict[str, Any] = {"id": rec.id, "game": rec.game, "variant": rec.variant, "seats": links,
+                               "spectator": {"token": rec.spectator_token,
+                                             "link": f"/game/{rec.id}#{rec.spectator_token}"}}
+        if rec.table_token:
+            out["hotseat"] = {"token": rec.table_token, "link": f"/game/{rec.id}#{rec.table_token}"}
+        return JSONResponse(out, status_code=201)
+
+    @app.get("/api/games/{game_id}")
+    async def api_game(game_id: str) -> dict[str, Any]:
+        room = await rooms().get(game_id)
+        if room is None:
+            raise HTTPException(404, "no such game")
+        g = room.game
+        return {"id": room.id, "game": room.record.game, "variant": room.record.variant,
+                "status": room.record.status, "moves": len(g.moves), "seats": room.seat_info(),
+                "current_player": g.current_player}
+
+    @app.get("/api/games/{game_id}/view")
+    async def api_view(game_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        room = await rooms().get(game_id)
+        if room is None:
+            raise HTTPException(404, "no such game")
+        token = (authorization or "").removeprefix("Bearer ").strip()
+        access = room.access(token)
+        if access is None:
+            raise HTTPException(403, "send your seat or spectator token as 'Authorization: Bearer TOKEN'")
+        return room.state_message(access)
+
+    def _new_record(body: dict[str, Any]) -> tuple[GameRecord, Any]:
+        name = body.get("game")
+        entry = game_entry(name) if isinstance(name, str) and name in tracklayer.games() else None
+        if entry is None:
+            offered = ", ".join(g["name"] for g in catalog()["games"])
+            raise _bad(f"unknown game {name!r}; games: {offered}")
+        seats_in = body.get("seats")
+        if not isinstance(seats_in, list) or not seats_in:
+            raise _bad("'seats' must be a list like [{\"kind\": \"human\", \"name\": \"Ann\"}, {\"kind\": \"bot\"}]")
+        if not entry["min_players"] <= len(seats_in) <= entry["max_players"]:
+            raise _bad(f"{entry['title']} is played by {entry['min_players']} to {entry['max_players']} players, "
+                       f"not {len(seats_in)}")
+        seats: list[dict[str, Any]] = []
+        for i, s in enumerate(seats_in):
+            if not isinstance(s, dict):
+                raise _bad(f"seats[{i}] must be an object")
+            kind = s.get("kind", "human")
+            if kind == "human":
+                seats.append({"name": _clean_name(s.get("name"), f"Player {i + 1}"), "kind": "human",
+                              "token": secrets.token_urlsafe(18)})
+            elif kind == "bot":
+                bot = resolve_bot(str(s.get("bot") or "bot"))
+                if bot is None:
+                    raise _bad(f"seats[{i}]: unknown bot {s.get('bot')!r}; bots: {', '.join(catalog()['bots'])}")
+                seats.append({"name": _clean_name(s.get("name"), f"Bot {i + 1}"), "kind": "bot", "bot": bot})
+            else:
+                raise _bad(f"seats[{i}]: kind must be 'human' or 'bot', not {kind!r}")
+        names = [s["name"] for s in seats]
+        for i, n in enumerate(names):  # names must differ: number repeats
+            if names.count(n) > 1:
+                names[i] = seats[i]["name"] = _clean_name(f"{n[:MAX_NAME - 3]} {i + 1}", n)
+        if len(set(names)) != len(names):
+            raise _bad("player names must differ")
+        variant = body.get("variant") or entry["default_variant"]
+        if not isinstance(variant, str) or variant not in {v["name"] for v in entry["variants"]}:
+            raise _bad(f"{entry['title']} has no variant {variant!r}; variants: "
+                       f"{', '.join(v['name'] for v in entry['variants'])}")
+        options = body.get("options") or {}
+        if not isinstance(options, dict):
+            raise _bad("'options' must be an object")
+        seed = secrets.randbits(62)  # secret: it fixes the deck order
+        first = secrets.randbelow(len(seats)) if body.get("first_player") is None else body.get("first_player")
+        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(seats):
+            raise _bad("'first_player' must be a seat number")
+        try:
+            game = tracklayer.new_game(name, names, seed=seed, first_player=first,
+                                       **engine_options(name, variant, options))
+        except (tracklayer.TracklayerError, TypeError) as exc:
+            raise _bad(str(exc)) from None
+        humans = sum(1 for s in seats if s["kind"] == "human")
+        table = secrets.token_urlsafe(18) if body.get("hotseat") and humans >= 1 else None
+        now = time.time()
+        rec = GameRecord(id=secrets.token_urlsafe(8), game=name, variant=variant, setup=game.setup(), seats=seats,
+                         spectator_token=secrets.token_urlsafe(18), table_token=table, status="open",
+                         created_at=now, updated_at=now)
+        return rec, game
+
+    # ------------------------------------------------------------------ websocket
+    @app.websocket("/ws/{game_id}")
+    async def ws_game(ws: WebSocket, game_id: str) -> None:
+        await ws.accept()
+        room = await rooms().get(game_id)
+        if room is None:
+            await ws.send_text(json.dumps({"type": "error", "code": "no-game", "message": "no such game"}))
+            await ws.close(code=4404)
+            return
+        try:
+            first = await asyncio.wait_for(ws.receive_text(), settings.hello_timeout)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4408)
+            return
+        access = None
+        if len(first) <= settings.max_message:
+            try:
+                hello = json.loads(first)
+            except ValueError:
+                hello = None
+            if isinstance(hello, dict) and hello.get("type") == "hello":
+                access = room.access(hello.get("token"))
+        if access is None:
+            await ws.send_text(json.dumps({"type": "error", "code": "auth",
+                                           "message": "first send {\"type\": \"hello\", \"token\": ...} with the "
+                                                      "token of your invite link"}))
+            await ws.close(code=4401)
+            return
+        conn = Connection(ws, access, settings.rate, settings.burst)
+        room.connections.add(conn)
+        writer = asyncio.create_task(conn.writer())
+        try:
+            room.broadcast()  # the newcomer gets its state; the others see who is online
+            rooms().kick_bots(room)
+            await _serve(room, conn, ws)
+        finally:
+            room.connections.discard(conn)
+            conn.close()
+            room.broadcast()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 5)
+            writer.cancel()
+
+    async def _serve(room: Room, conn: Connection, ws: WebSocket) -> None:
+        while not conn.closed:
+            try:
+                message = await ws.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if message.get("type") == "websocket.disconnect":
+                return
+            raw = message.get("text")
+            if raw is None and message.get("bytes") is not None:
+                raw = message["bytes"].decode("utf-8", "replace")
+            raw = raw or ""
+            if not conn.allow():
+                conn.refused += 1
+                conn.send(ProtocolError("rate", "too many messages: slow down").payload())
+                if conn.refused > 200:
+                    conn.close()
+                continue
+            if len(raw.encode("utf-8")) > settings.max_message:
+                conn.send(ProtocolError("size", f"a message is at most {settings.max_message} bytes").payload())
+                continue
+            try:
+                msg = json.loads(raw)
+            except ValueError:
+                conn.send(ProtocolError("bad-json", "messages are JSON objects").payload())
+                continue
+            if not isinstance(msg, dict):
+                conn.send(ProtocolError("bad-json", "messages are JSON objects").payload())
+                continue
+            kind = msg.get("type")
+            if kind == "move":
+                try:
+                    await rooms().play(room, conn.access.seats, msg.get("move"), msg.get("expect"), conn)
+                except ProtocolError as exc:
+                    conn.send(exc.payload())
+                    if exc.code in ("stale", "turn", "conflict"):
+                        conn.send(room.state_message(conn.access))
+            elif kind == "ping":
+                conn.send({"type": "pong"})
+            elif kind == "sync":
+                conn.send(room.state_message(conn.access))
+            elif kind == "hello":
+                conn.send(ProtocolError("bad-type", "already connected").payload())
+            else:
+                conn.send(ProtocolError("bad-type", "message types: move, sync, ping").payload())
+
+    return app

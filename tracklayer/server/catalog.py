@@ -1,0 +1,122 @@
+"""What the lobby may offer (registered games, their variants and options) and the board geometry
+that the browser draws. Everything here is public: map data, never a game's state.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import tracklayer
+from tracklayer.bots import bot_names, resolve_bot
+
+TRANS_VARIANTS = {
+    "standard": ("Standard", None),
+    "special-cards": ("Special cards: a new one every round", "each-round"),
+}
+
+
+def family(game: str) -> str:
+    return "trans" if game.startswith("trans-") else "ttr"
+
+
+@cache
+def _ttr_board(game: str) -> Any:
+    from tracklayer.ttr.board import load_board
+
+    return load_board(game)
+
+
+@cache
+def _trans_board(game: str) -> Any:
+    from tracklayer.trans.board import load_board
+
+    return load_board(game)
+
+
+def game_entry(game: str) -> dict[str, Any] | None:
+    """The lobby's description of one registered game, or None if its engine cannot load it."""
+    try:
+        if family(game) == "ttr":
+            b = _ttr_board(game)
+            variants = [{"name": k, "title": v.title} for k, v in b.variants.items()]
+            options = [{"name": "tiebreak", "title": "Tie-break",
+                        "choices": [{"name": "classic", "title": "Classic (most tickets completed)"},
+                                    {"name": "anniversary-de", "title": "Anniversary (German rules)"}]}]
+            return {"name": game, "title": b.name, "family": "ttr", "min_players": b.min_players,
+                    "max_players": b.max_players, "variants": variants, "default_variant": b.default_variant,
+                    "options": options}
+        b = _trans_board(game)
+        return {"name": game, "title": b.name, "family": "trans", "min_players": b.min_players,
+                "max_players": b.max_players,
+                "variants": [{"name": k, "title": t} for k, (t, _) in TRANS_VARIANTS.items()],
+                "default_variant": "standard", "options": []}
+    except Exception:  # an engine in progress that cannot load its board yet is simply not offered
+        return None
+
+
+@cache
+def _bot_works(name: str) -> bool:
+    from tracklayer.bots import make_bot
+
+    try:
+        make_bot(name, 0)
+    except Exception:  # a bot still being written is not offered
+        return False
+    return True
+
+
+def catalog() -> dict[str, Any]:
+    games = [e for e in (game_entry(g) for g in tracklayer.games()) if e is not None]
+    bots = sorted({resolve_bot(n) or n for n in bot_names()} - {None})
+    return {"games": games, "bots": [b for b in bots if _bot_works(b)]}
+
+
+def engine_options(game: str, variant: str | None, options: dict[str, Any]) -> dict[str, Any]:
+    """Keyword arguments for ``tracklayer.new_game`` from the lobby's choices."""
+    if family(game) == "ttr":
+        out: dict[str, Any] = {}
+        if variant:
+            out["variant"] = variant
+        if options.get("tiebreak"):
+            out["tiebreak"] = str(options["tiebreak"])
+        return out
+    if variant and variant not in TRANS_VARIANTS:
+        raise tracklayer.IllegalAction(f"{game} has no variant {variant!r}; variants: {', '.join(TRANS_VARIANTS)}")
+    special = TRANS_VARIANTS[variant or "standard"][1]
+    return {"special_cards": special} if special else {}
+
+
+@cache
+def board_data(game: str) -> dict[str, Any]:
+    """Geometry and labels of a board for the browser (indices match the engine's)."""
+    if family(game) == "ttr":
+        b = _ttr_board(game)
+        xs = [x for x, _ in b.city_xy]
+        ys = [y for _, y in b.city_xy]
+        return {
+            "family": "ttr", "game": game, "name": b.name,
+            "bounds": [min(xs), min(ys), max(xs), max(ys)],
+            "colors": list(b.colors), "loco": b.locomotive_name, "piece": b.piece_name,
+            "wagons": b.wagons, "stations": b.stations,
+            "features": {"tunnels": b.features.tunnels, "ferries": b.features.ferries,
+                         "stations": b.features.stations, "attractions": b.features.attractions,
+                         "longest_path": b.features.longest_path},
+            "cities": [{"name": n, "display": b.city_display[i], "x": b.city_xy[i][0], "y": b.city_xy[i][1],
+                        "attraction": i in b.attractions, "big": i in b.big_cities}
+                       for i, n in enumerate(b.cities)],
+            "routes": [{"i": r.index, "a": r.a, "b": r.b, "length": r.length, "color": b.color_name(r.color),
+                        "tunnel": r.tunnel, "ferry": r.locomotives, "twins": list(r.twins),
+                        "label": b.route_label(r.index), "points": b.route_score[r.index]}
+                       for r in b.routes],
+        }
+    b = _trans_board(game)
+    return {
+        "family": "trans", "game": game, "name": b.name,
+        "points": [list(p) for p in b.xy],
+        "edges": [{"i": e, "a": b.edge_a[e], "b": b.edge_b[e], "cost": b.edge_cost[e],
+                   "terrain": b.edge_terrain[e], "text": b.edge_text(e)} for e in range(len(b.edge_a))],
+        "cities": [{"name": c.name, "color": b.colors[c.color], "point": c.point,
+                    "point_text": b.point_text(c.point)} for c in b.cities],
+        "colors": list(b.colors), "rails": b.rails, "goal": b.goal,
+    }

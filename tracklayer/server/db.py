@@ -1,0 +1,242 @@
+"""Persistence as an event log: one row per game (its setup and seats) and one row per move.
+
+A game is ``(setup, moves)``: the engine rebuilds any position by replaying the stored move texts,
+so nothing else needs saving. ``(game_id, idx)`` is the primary key of ``moves``: two writers
+racing for the same move index get one success and one :class:`MoveConflict`. Each append is its
+own committed transaction, and the server acknowledges a move only after that commit.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("variant", String(64), nullable=True),
+    Column("setup", Text, nullable=False),  # JSON: game, variant, players, seed, options
+    Column("seats", Text, nullable=False),  # JSON: [{name, kind, bot, token}]
+    Column("spectator_token", String(64), nullable=False, unique=True),
+    Column("table_token", String(64), nullable=True, unique=True),  # hot-seat: every human seat
+    Column("status", String(16), nullable=False, default="open"),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+moves = Table(
+    "moves", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True, autoincrement=False),
+    Column("text", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
+class MoveConflict(Exception):
+    """Another writer already stored the move with this index."""
+
+
+@dataclass
+class GameRecord:
+    id: str
+    game: str
+    variant: str | None
+    setup: dict[str, Any]
+    seats: list[dict[str, Any]]
+    spectator_token: str
+    table_token: str | None
+    status: str = "open"
+    created_at: float = field(default_factory=time.time)
+    updated_at: float = field(default_factory=time.time)
+    moves: list[str] = field(default_factory=list)
+
+
+def normalise_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` use psycopg 3; anything else goes to SQLAlchemy as is."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def default_database_url() -> str:
+    """A SQLite file in the user's data directory (created on first run)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("tracklayer", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'tracklayer.sqlite3'}"
+
+
+def make_engine(url: str) -> Engine:
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(conn: Any, _record: Any) -> None:
+            cur = conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")  # a committed move survives a crash
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest revision (Alembic migrations shipped in the package)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":  # several servers starting at once migrate one after the other
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(746172)")
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class Store:
+    """Synchronous storage (the server calls it from worker threads)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create_game(self, rec: GameRecord) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(games).values(
+                id=rec.id, game=rec.game, variant=rec.variant, setup=json.dumps(rec.setup),
+                seats=json.dumps(rec.seats), spectator_token=rec.spectator_token, table_token=rec.table_token,
+                status=rec.status, created_at=rec.created_at, updated_at=rec.updated_at))
+
+    def append_move(self, game_id: str, idx: int, text: str, status: str | None = None) -> None:
+        """Store move ``idx``; :class:`MoveConflict` if that index is already taken."""
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(moves).values(game_id=game_id, idx=idx, text=text, created_at=now))
+                values: dict[str, Any] = {"updated_at": now}
+                if status is not None:
+                    values["status"] = status
+                conn.execute(update(games).where(games.c.id == game_id).values(**values))
+        except IntegrityError as exc:
+            raise MoveConflict(f"move {idx} of game {game_id} is already stored") from exc
+
+    def append_batch(self, items: list[tuple[str, int, str, str | None]]) -> list[bool]:
+        """Store several moves (of different games) in one transaction: one commit, one fsync.
+
+        Returns, per item, True if stored and False if its index was already taken (the others
+        are stored all the same).
+        """
+        now = time.time()
+        dialect = self.engine.dialect.name
+        if dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as dialect_insert
+        elif dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert as dialect_insert
+        else:  # pragma: no cover - other databases: one transaction per move
+            out = []
+            for game_id, idx, text, status in items:
+                try:
+                    self.append_move(game_id, idx, text, status)
+                    out.append(True)
+                except MoveConflict:
+                    out.append(False)
+            return out
+        results = []
+        with self.engine.begin() as conn:
+            for game_id, idx, text, status in items:
+                stmt = dialect_insert(moves).values(game_id=game_id, idx=idx, text=text, created_at=now)
+                stmt = stmt.on_conflict_do_nothing(index_elements=["game_id", "idx"]).returning(moves.c.idx)
+                stored = conn.execute(stmt).first() is not None  # rowcount is unreliable across drivers
+                if stored:
+                    values: dict[str, Any] = {"updated_at": now}
+                    if status is not None:
+                        values["status"] = status
+                    conn.execute(update(games).where(games.c.id == game_id).values(**values))
+                results.append(stored)
+        return results
+
+    def set_status(self, game_id: str, status: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == game_id).values(status=status, updated_at=time.time()))
+
+    def _record(self, row: Any, move_texts: list[str]) -> GameRecord:
+        return GameRecord(id=row.id, game=row.game, variant=row.variant, setup=json.loads(row.setup),
+                          seats=json.loads(row.seats), spectator_token=row.spectator_token,
+                          table_token=row.table_token, status=row.status, created_at=row.created_at,
+                          updated_at=row.updated_at, moves=move_texts)
+
+    def load_game(self, game_id: str) -> GameRecord | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            texts = conn.execute(select(moves.c.text).where(moves.c.game_id == game_id)
+                                 .order_by(moves.c.idx)).scalars().all()
+        return self._record(row, list(texts))
+
+    def load_moves(self, game_id: str) -> list[str]:
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(moves.c.text).where(moves.c.game_id == game_id)
+                                     .order_by(moves.c.idx)).scalars().all())
+
+    def list_games(self, limit: int = 200, statuses: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+        """Newest first, with the move count; no tokens and no seeds."""
+        counts = (select(moves.c.game_id, func.count().label("n")).group_by(moves.c.game_id).subquery())
+        query = (select(games.c.id, games.c.game, games.c.variant, games.c.seats, games.c.status,
+                        games.c.created_at, games.c.updated_at, func.coalesce(counts.c.n, 0).label("n"))
+                 .select_from(games.outerjoin(counts, counts.c.game_id == games.c.id))
+                 .order_by(games.c.updated_at.desc()).limit(limit))
+        if statuses:
+            query = query.where(games.c.status.in_(statuses))
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        out = []
+        for r in rows:
+            seats = json.loads(r.seats)
+            out.append({"id": r.id, "game": r.game, "variant": r.variant, "status": r.status, "moves": r.n,
+                        "created_at": r.created_at, "updated_at": r.updated_at,
+                        "seats": [{"name": s["name"], "kind": s["kind"]} for s in seats]})
+        return out
+
+    def unfinished_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(games.c.id).where(games.c.status != "over")).scalars().all())

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server database (run automatically when the server starts)."""

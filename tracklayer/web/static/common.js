@@ -1,0 +1,104 @@
+// Shared by the lobby and the game page: colours, symbols, small DOM helpers.
+export const PLAYER_COLORS = ["#d55e00", "#0072b2", "#e0b000", "#009e73", "#cc79a7", "#4d4d4d"];
+export const PLAYER_SYMBOLS = ["●", "▲", "■", "◆", "★", "✚"];
+export const PLAYER_COLOR_NAMES = ["vermilion", "blue", "yellow", "green", "purple", "graphite"];
+export const CARD_LETTER = {
+  pink: "P", white: "W", blue: "B", yellow: "Y", orange: "O", black: "K", red: "R", green: "G",
+  locomotive: "★", taxi: "★", gray: "", brown: "N", turquoise: "T",
+};
+export const CARD_FILL = {
+  pink: "#e77fb3", white: "#f3efe3", blue: "#2f72cf", yellow: "#f0cb24", orange: "#ef8a26", black: "#2a2a2a",
+  red: "#d2302b", green: "#2f9345", gray: "#a9a49a", locomotive: "#777", taxi: "#f6c700", brown: "#8b5a2b",
+  turquoise: "#25b6b0",
+};
+export const DARK_TEXT = new Set(["white", "yellow", "taxi", "gray"]);
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) if (c) el.append(c);
+  return el;
+}
+
+export function token(seat, extra = "") {
+  return h("span", { class: `token ${extra}`, style: `background:${PLAYER_COLORS[seat % 6]}`,
+    title: `${PLAYER_COLOR_NAMES[seat % 6]} ${PLAYER_SYMBOLS[seat % 6]}`, "aria-hidden": "true" },
+  PLAYER_SYMBOLS[seat % 6]);
+}
+
+export function chip(color, n) {
+  const dark = DARK_TEXT.has(color);
+  return h("span", { class: `chip c-${color}`, style: dark ? "color:#222;text-shadow:none" : "" },
+    `${n}${CARD_LETTER[color] ?? color[0].toUpperCase()}`);
+}
+
+// "3 red + 1 locomotive" -> [["red", 3], ["locomotive", 1]]
+export function parsePayment(text) {
+  return text.split("+").map((t) => t.trim()).filter(Boolean).map((t) => {
+    const m = t.match(/^(\d+)\s+(.+)$/);
+    return m ? [m[2].trim(), Number(m[1])] : [t, 0];
+  });
+}
+
+export function paymentChips(text) {
+  return h("span", { class: "row", style: "gap:4px" }, parsePayment(text).map(([c, n]) => chip(c, n)));
+}
+
+export const store = {
+  mine() {
+    try { return JSON.parse(localStorage.getItem("tracklayer.games") || "{}"); } catch { return {}; }
+  },
+  remember(gameId, entry) {
+    const all = store.mine();
+    all[gameId] = { ...(all[gameId] || {}), ...entry, at: Date.now() };
+    localStorage.setItem("tracklayer.games", JSON.stringify(all));
+  },
+};
+
+export function logo() {
+  const img = h("img", { src: "/static/favicon.svg", alt: "", width: 34, height: 34 });
+  return h("a", { class: "brand", href: "/" }, img, h("span", {}, "tracklayer ", h("small", {}, "rail games in the browser")));
+}
+
+// Small line icons (no emoji font needed).
+const ICONS = {
+  wagon: "M2 4h12v6H2zM4 12.5a1.3 1.3 0 1 0 .01 0M12 12.5a1.3 1.3 0 1 0 .01 0M1 10.5h14",
+  cards: "M3 3h7v10H3zM6 2l7 1.2-1.6 10",
+  ticket: "M1.5 4.5h13v2a1.5 1.5 0 0 0 0 3v2h-13v-2a1.5 1.5 0 0 0 0-3zM10 4.5v7",
+  station: "M2 14V7l6-5 6 5v7zM6 14v-4h4v4",
+  bot: "M3 5h10v8H3zM8 2v3M6 8.5h.01M10 8.5h.01M6 11h4",
+  person: "M8 2.5a2.5 2.5 0 1 0 .01 0M3 14c0-3 2.2-5 5-5s5 2 5 5z",
+  eye: "M1 8s2.5-4.5 7-4.5S15 8 15 8s-2.5 4.5-7 4.5S1 8 1 8zM8 6a2 2 0 1 0 .01 0",
+  swap: "M2 5h11l-3-3M14 11H3l3 3",
+  trophy: "M4 2h8v4a4 4 0 0 1-8 0zM4 3H1.5v1.5A2.5 2.5 0 0 0 4 7M12 3h2.5v1.5A2.5 2.5 0 0 1 12 7M8 10v3M5 14h6",
+  flag: "M3 15V2M3 2h9l-2 3 2 3H3",
+  deck: "M3 2h10v12H3zM5.5 5h5M5.5 8h5M5.5 11h5",
+  check: "M2.5 8.5l3.5 3.5 7.5-8",
+  cross: "M3 3l10 10M13 3L3 13",
+};
+export function icon(name, size = 14) {
+  return s("svg", { viewBox: "0 0 16 16", width: size, height: size, class: "icon", "aria-hidden": "true" },
+    s("path", { d: ICONS[name], fill: "none", stroke: "currentColor", "stroke-width": 1.6, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+}
