@@ -158,11 +158,32 @@ def test_cheapest_deletion_disconnects() -> None:
     assert brute_longest(edges) == 12
 
 
-def test_many_odd_cities_use_the_greedy_bound_path() -> None:
-    # 17 spokes: more odd cities than the exact matching handles, and still exact.
+def test_hub_with_many_spurs() -> None:
+    # 17 spokes (18 odd cities): only the two longest can be in a trail.
     edges = [(0, 100 + k, 1 + (k * 7) % 11) for k in range(17)]
-    longest_two = sum(sorted(length for _, _, length in edges)[-2:])
-    check(edges, longest_two)
+    _, trail = check(edges, 22)
+    assert sorted(trail) == [3, 14]  # the two spokes of length 11
+
+
+def test_spider_with_long_legs() -> None:
+    # Legs are chains through degree-2 cities; the best trail joins the two longest legs.
+    legs = [[3, 1, 1], [2, 2], [1, 1, 1, 1, 1, 1], [4], [2, 3]]
+    edges = []
+    for leg_no, leg in enumerate(legs):
+        prev = 0
+        for step, length in enumerate(leg):
+            city = 100 * (leg_no + 1) + step
+            edges.append((prev, city, length))
+            prev = city
+    check(edges, 11)
+
+
+def test_comb_has_more_odd_cities_than_the_exact_matching_handles() -> None:
+    # A spine with a tooth at every inner city: 30 odd cities, so the greedy bound path runs.
+    spine = [(k, k + 1, 1 + k % 3) for k in range(15)]
+    teeth = [(k, 100 + k, 1 + (k * 5) % 7) for k in range(1, 15)]
+    edges = spine + teeth
+    check(edges, brute_longest(edges))
 
 
 def test_self_loop_is_walked_when_its_city_is_visited() -> None:
@@ -256,6 +277,16 @@ def test_frontier_dp_alone_is_exact(edges: Edges, floor: int) -> None:
         assert walkable(chosen)
     else:
         assert (value, mask) == (floor, 0)
+
+
+@PROPS
+@given(multigraphs())
+def test_greedy_bound_path_is_exact(edges: Edges) -> None:
+    """Pretend every graph has too many odd cities for the exact matching: still exact."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(trail_module, "_EXACT_MATCHING_LIMIT", 2)
+        value = check(edges)[0]
+    assert value == brute_longest(edges)
 
 
 def test_dp_fallback_inside_longest_trail(monkeypatch: pytest.MonkeyPatch) -> None:

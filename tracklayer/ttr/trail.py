@@ -8,6 +8,8 @@ facts keep the exact answer cheap:
 
 * Components are independent; the best one wins, and a component that cannot beat the best so far
   (even taken whole) is skipped.
+* A trail can only end inside a dead-end branch, so at each fork only the two longest dead-end
+  branches can matter; the others are dropped up front (hubs with many spurs stay cheap).
 * A component with 0 or 2 odd cities is its own answer (Hierholzer builds the trail, no search).
 * Otherwise some optimal trail runs between two distinct odd cities ``s`` and ``t`` (a maximal trail
   ending at an even city, or closed, could still be extended since lengths are non-negative). The
@@ -37,8 +39,9 @@ __all__ = ["longest_trail"]
 # Adjacency entry: (neighbour vertex, edge bit, edge length, edge index).
 _Adj = list[list[tuple[int, int, int, int]]]
 
-# Above this many odd cities the exact matching bound (exponential in that number) is replaced by a
-# greedy matching, which still yields a valid lower bound; the DP stays exact either way.
+# Above this many odd cities the exact matching (exponential in that number) is replaced by a greedy
+# matching for the lower bound and a nearest-neighbour estimate for the upper bound; the DP keeps the
+# answer exact either way, it just has less help.
 _EXACT_MATCHING_LIMIT = 14
 
 # How many starting cities (of least degree) the DP tries when choosing its city order.
