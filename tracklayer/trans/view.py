@@ -56,6 +56,23 @@ def round_summary(game: TransGame, record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _round_summaries(game: TransGame) -> list[dict[str, Any]]:
+    """Summaries of the finished rounds, built once per round record.
+
+    A finished round's record is never modified and clones share the record objects, so the
+    summary is cached by the record's identity (the record itself is kept in the cache, so its id
+    cannot be reused). Without this a view after 26 rounds cost milliseconds.
+    """
+    cache: dict[int, tuple[dict[str, Any], dict[str, Any]]] = game.__dict__.setdefault("_round_views", {})
+    out = []
+    for record in game.state.history:
+        hit = cache.get(id(record))
+        if hit is None or hit[0] is not record:
+            hit = cache[id(record)] = (record, round_summary(game, record))
+        out.append(hit[1])
+    return out
+
+
 def _card_moves(game: TransGame, seat: int) -> list[dict[str, Any]]:
     b = game.board
     out = []
@@ -137,7 +154,7 @@ def build_view(game: TransGame, seat: int | None, log_tail: int | None = None, h
                                      s.markers[seat], rules.city_points(s, seat))
             view["missing_rails"] = n
             view["missing_lines"] = [b.edge_text(e) for e in lines]
-    view["rounds"] = [round_summary(game, r) for r in s.history]
+    view["rounds"] = _round_summaries(game)
     moves = game.move_log
     if log_tail is not None:
         moves = moves[-log_tail:] if log_tail else []
