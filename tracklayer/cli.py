@@ -227,13 +227,15 @@ def _lab_console(to_stderr: bool) -> Console:
 def _print_lab(result: dict[str, Any], console: Console) -> None:
     summary, rating = result["summary"], result.get("ratings") or {}
     table = Table(title=f"{result['meta']['game']}: {len(result['games'])} games")
-    for col in ("Bot", "Games", "Win % [95% CI]", "Score ± SD", "Routes/Tickets/Bonus", "Length", "s/move", "Elo"):
+    ttr = any("routes" in s["sources_mean"] for s in summary.values())
+    sources = "Routes/Tickets/Bonus" if ttr else "Rounds won"
+    for col in ("Bot", "Games", "Win % [95% CI]", "Score ± SD", sources, "Length", "s/move", "Elo"):
         table.add_column(col, justify="left" if col == "Bot" else "right", no_wrap=True)
     for name, s in summary.items():
         src = s["sources_mean"]
         bonus = src.get("stations", 0) + src.get("longest_path", 0) + src.get("attractions", 0)
         split = (f"{src['routes']:.0f}/{src['tickets']:.0f}/{bonus:.0f}" if "routes" in src
-                 else f"{src.get('rounds_connected', 0):.1f} rounds won")
+                 else f"{src.get('rounds_connected', 0):.1f}")
         elo = rating.get(name, {}).get("elo")
         table.add_row(name, str(s["games"]),
                       f"{s['win_rate']:.0%} [{s['win_ci95'][0]:.0%}–{s['win_ci95'][1]:.0%}]",

@@ -10,6 +10,7 @@ import pytest
 
 import tracklayer
 from tracklayer.bots import BOTS, Budget, RandomBot, bot_names, make_bot, play_game, resolve_bot
+from tracklayer.bots.trans_bots import LookaheadBot
 from tracklayer.bots.ttr_common import Obs
 from tracklayer.bots.ttr_heuristic import HeuristicBot
 from tracklayer.bots.ttr_mcts import MCTSBot, known_cards
@@ -127,7 +128,7 @@ def test_every_trans_bot_plays_complete_games(game: str) -> None:
 
 def test_trans_lookahead_bot_plays_a_game() -> None:
     g = tracklayer.new_game("trans-america", 2, seed=2)
-    play_game(g, [JsonOnly(make_bot("lookahead", 1)), JsonOnly(make_bot("steiner", 2))])
+    play_game(g, [JsonOnly(LookaheadBot(1, samples=1)), JsonOnly(make_bot("steiner", 2))])
     assert g.is_over
 
 
@@ -142,6 +143,14 @@ def test_bots_replay_from_their_seeds(name: str) -> None:
         return [str(a) for a in g.moves]
 
     assert run() == run()
+
+
+def test_bots_handle_user_bonus_tickets() -> None:
+    extra = [("Lisboa", "Moskva", 30, "europe"), ("Edinburgh", "Athina", 25, "europe")] * 1
+    g = tracklayer.new_game("ttr-europe", 2, seed=3, extra_tickets=extra)
+    g.state.offers[0].append(len(g.board.tickets) - 1)  # deal seat 0 a bonus ticket to choose from
+    play_game(g, [JsonOnly(_fast_mcts(1)), JsonOnly(make_bot("planner", 2))], TINY)
+    assert g.is_over
 
 
 def test_planner_beats_random_and_greedy_in_new_york() -> None:

@@ -46,6 +46,23 @@ class BoardInfo:
         self.ticket_points = [t.points for t in board.tickets]
         self.ticket_long = [t.long for t in board.tickets]
         self.total_cards = [board.per_color] * len(board.colors) + [board.locomotives]
+        self.extra: dict[tuple[str, int, int, int], int] = {}  # bonus tickets seen in views
+
+    def ticket_index(self, entry: dict[str, Any]) -> int:
+        """Index of a ticket as a view shows it; a user-supplied bonus ticket gets an index of its own."""
+        b = self.board
+        a, z = self.city_index[entry["from"]], self.city_index[entry["to"]]
+        t = b.ticket_by_id.get(str(entry["id"]).casefold())
+        if t is not None and {b.tickets[t].a, b.tickets[t].b} == {a, z} and b.tickets[t].points == entry["points"]:
+            return t
+        key = (str(entry["id"]), a, z, entry["points"])
+        found = self.extra.get(key)
+        if found is None:
+            found = self.extra[key] = len(self.ticket_ends)
+            self.ticket_ends.append((a, z))
+            self.ticket_points.append(entry["points"])
+            self.ticket_long.append(bool(entry.get("long", False)))
+        return found
 
     @classmethod
     def get(cls, game: str) -> BoardInfo:
@@ -85,7 +102,6 @@ class Obs:
     @staticmethod
     def from_view(view: dict[str, Any]) -> Obs:
         info = BoardInfo.get(view["game"])
-        b = info.board
         seat = view["seat"]
         if seat is None:
             raise ValueError("a bot needs a seat's view, not a spectator's")
@@ -97,7 +113,6 @@ class Obs:
         station_owner = [-1] * info.n_cities
         for city, owner in view.get("stations", {}).items():
             station_owner[info.city_index[city]] = owner
-        tid = b.ticket_by_id
         return Obs(
             info=info, view=view, variant=view["variant"], seat=seat, n=len(players), phase=view["phase"],
             hand=hand, market=[-1 if c is None else ci[c] for c in view["market"]],
@@ -107,8 +122,8 @@ class Obs:
             stations_left=[p.get("stations_left", 0) for p in players],
             cards=[p["cards"] for p in players],
             n_tickets=[p["tickets"] for p in players],
-            tickets=[tid[t["id"].casefold()] for t in view.get("tickets", [])],
-            offer=[tid[t["id"].casefold()] for t in view.get("offer", [])],
+            tickets=[info.ticket_index(t) for t in view.get("tickets", [])],
+            offer=[info.ticket_index(t) for t in view.get("offer", [])],
             deck=view["deck"], discard=view["discard"], ticket_deck=view["ticket_deck"],
             final_round=bool(view.get("final_round")), turn=view.get("turn", 0),
             route_points=[p["route_points"] for p in players],
@@ -247,8 +262,29 @@ class Planner:
         return cached
 
     def plan(self, tickets: list[int], wagons: int | None = None, *, steiner: bool = True,
-             allow_borrow: bool = True, value_cut: float = 0.0) -> Plan:
-        """Greedy Steiner plan: tickets by points (highest first), each path reusing earlier ones.
+             allow_borrow: bool = True, value_cut: float = 0.0, orders: int = 1) -> Plan:
+        """Greedy Steiner plan (see ``plan_in_order``); with ``orders`` > 1 also tries the tickets
+        longest first and shortest first, and keeps the plan that completes most points, then the
+        cheapest."""
+        info = self.info
+        best = self.plan_in_order(sorted(tickets, key=lambda t: -info.ticket_points[t]), wagons, steiner=steiner,
+                                  allow_borrow=allow_borrow, value_cut=value_cut)
+        if orders > 1 and len(tickets) > 1:
+            dist = {t: self.distance(*info.ticket_ends[t]) for t in tickets}
+            for order in (sorted(tickets, key=lambda t: -dist[t]), sorted(tickets, key=lambda t: dist[t])):
+                other = self.plan_in_order(order, wagons, steiner=steiner, allow_borrow=allow_borrow,
+                                           value_cut=value_cut)
+                if self._plan_key(other) > self._plan_key(best):
+                    best = other
+        return best
+
+    def _plan_key(self, plan: Plan) -> tuple[int, float]:
+        pts = self.info.ticket_points
+        return sum(pts[t] for t in plan.planned) - sum(pts[t] for t in plan.failed), -plan.cost
+
+    def plan_in_order(self, order: list[int], wagons: int | None = None, *, steiner: bool = True,
+                      allow_borrow: bool = True, value_cut: float = 0.0) -> Plan:
+        """Greedy Steiner plan: tickets in ``order``, each path reusing the earlier ones.
 
         A ticket whose extra path needs more wagons than are left, or whose points are below
         ``value_cut`` times its cost, is given up.
@@ -261,7 +297,6 @@ class Planner:
         used = 0
         cost = 0.0
         stations = self.stations
-        order = sorted(tickets, key=lambda t: -info.ticket_points[t])
         comp = self.components()
         for t in order:
             a, b = info.ticket_ends[t]

@@ -101,6 +101,7 @@ class HeuristicBot:
     ferry_penalty = 0.8  # path cost per ferry locomotive (locomotives are scarce)
     block_gain = 8.0  # mid-game, block a route that lengthens an opponent's link by this much ...
     block_len = 3  # ... if it is at most this long
+    plan_orders = 1  # ticket orders the planner tries for its Steiner plan (1: by points)
     loco_need = 4  # take a face-up locomotive when the plan still lacks this many cards
     hand_cap = 20  # with this many cards and nothing of the plan affordable, spend cards on points
     concentrate = True  # draw for the route closest to complete rather than the biggest deficit
@@ -123,7 +124,7 @@ class HeuristicBot:
         if style != "planner":
             # the playtesting agents path each ticket on its own (shortest path, no shared network)
             return pl.plan(tickets, steiner=False, allow_borrow=False)
-        plan = pl.plan(tickets)
+        plan = pl.plan(tickets, orders=self.plan_orders)
         if style == "planner" and plan.planned and obs.phase not in ("initial", "keep"):
             # out of time: give up the tickets that cost most per point, so the cards go to the rest
             turns = obs.turns_left_estimate()
@@ -145,8 +146,9 @@ class HeuristicBot:
         best, best_value = moves.keeps[0], -INF
         pl = self.planner(obs)
         turns = obs.turns_left_estimate()
+        by_id = {str(t["id"]): info.ticket_index(t) for t in obs.view.get("offer", [])}
         for choice in moves.keeps:
-            new = list(choice.tickets)
+            new = self._kept(choice, by_id, len(info.board.tickets))
             if style == "greedy":
                 # one step: the fewest tickets, the cheapest ones
                 value = -len(new) * 100 - sum(pl.distance(*info.ticket_ends[t]) for t in new)
@@ -154,7 +156,8 @@ class HeuristicBot:
                 value = -len(new) * 100 + sum(info.ticket_points[t] for t in new)
             else:
                 allt = obs.tickets + new
-                plan = pl.plan(allt, steiner=style == "planner", allow_borrow=style == "planner")
+                plan = pl.plan(allt, steiner=style == "planner", allow_borrow=style == "planner",
+                               orders=self.plan_orders if style == "planner" else 1)
                 good = set(plan.done) | set(plan.planned)
                 value = sum(info.ticket_points[t] * (1 if t in good else -1) for t in allt)
                 if style == "routes":
@@ -164,6 +167,13 @@ class HeuristicBot:
             if value > best_value:
                 best, best_value = choice, value
         return best
+
+    @staticmethod
+    def _kept(choice: Any, by_id: dict[str, int], n_board: int) -> list[int]:
+        """The tickets a keep action keeps, as the bot's ticket indices (bonus tickets by their id)."""
+        if all(t < n_board for t in choice.tickets) or not by_id:
+            return list(choice.tickets)
+        return [by_id[x] for x in str(choice).split()[1:]]
 
     def _need_turns(self, obs: Obs, plan: Any) -> float:
         info = obs.info

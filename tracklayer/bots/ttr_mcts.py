@@ -40,7 +40,7 @@ from tracklayer.bots.ttr_heuristic import HeuristicBot, Moves
 from tracklayer.core.errors import IllegalAction
 from tracklayer.core.rng import Rng
 
-DEFAULT_ITERATIONS = 240  # simulations per searched move (reproducible: no clock involved)
+DEFAULT_ITERATIONS = 160  # simulations per searched move (reproducible: no clock involved)
 MAX_SECONDS: float | None = None  # no time cap unless a Budget asks for one
 
 
@@ -249,7 +249,7 @@ class MCTSBot:
 
     def __init__(self, seed: int | str | None = None, *, iterations: int = DEFAULT_ITERATIONS,
                  max_seconds: float | None = MAX_SECONDS, horizon: int = 4, candidates: int = 8,
-                 z: float = 1.5, margin: float = 1.0, endgame: float = 8.0) -> None:
+                 z: float = 1.5, margin: float = 1.0, endgame: float = 8.0, rollout: str = "fast") -> None:
         self.seed = seed
         self.iterations = iterations
         self.max_seconds = max_seconds
@@ -257,6 +257,7 @@ class MCTSBot:
         self.n_candidates = candidates
         self.z = z  # a candidate must beat the planner's choice by z standard errors ...
         self.margin = margin  # ... and by this many points on average
+        self.rollout = rollout  # "fast" (FastPolicy) or "planner" (slower, true to the planner)
         self.endgame = endgame  # search only when about this many own turns are left (else: the planner)
         self.base = HeuristicBot(seed, "planner")
         self.last_stats: list[tuple[str, int, float]] = []
@@ -267,7 +268,9 @@ class MCTSBot:
             return legal[0]
         obs = Obs.from_view(view)
         moves = Moves(legal)
-        if obs.phase != "main" or obs.turns_left_estimate() > self.endgame:
+        n_board = len(obs.info.board.tickets)
+        bonus = any(t >= n_board for t in obs.tickets)  # a user's bonus ticket: no world can hold it
+        if obs.phase != "main" or obs.turns_left_estimate() > self.endgame or bonus:
             return self.base.decide(obs, moves, legal)
         cands = self.candidates(obs, moves, legal)
         if len(cands) == 1:
@@ -445,13 +448,24 @@ class MCTSBot:
         info = obs.info
         s = g.state
         g.apply(action)
-        policy = FastPolicy(g, info, obs.variant, rng)
         start = s.turn
         limit = start + (self.horizon + int(min(self.endgame, 8)) + 4) * obs.n
         steps = 0
-        while s.phase != "over" and s.turn < limit and steps < 400:
-            policy.step()
-            steps += 1
+        if self.rollout == "planner":
+            # the planner itself plays every seat: the continuation the real game will most likely see
+            while s.phase != "over" and s.turn < limit and steps < 400:
+                legal = g.legal_actions()
+                if len(legal) == 1:
+                    g.apply(legal[0])
+                else:
+                    wobs = obs_from_state(info, s, s.current, obs.variant)
+                    g.apply(self.base.decide(wobs, Moves(legal), legal))
+                steps += 1
+        else:
+            policy = FastPolicy(g, info, obs.variant, rng)
+            while s.phase != "over" and s.turn < limit and steps < 400:
+                policy.step()
+                steps += 1
         return self.evaluate(g, obs, me)
 
     def evaluate(self, g: Any, obs: Obs, me: int) -> float:
