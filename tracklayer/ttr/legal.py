@@ -34,19 +34,19 @@ class ActionList(Sequence[Action]):
         self._items: list[Action] | None = None
 
     # builders ---------------------------------------------------------------
-    def add_colored(self, routes: list[int], length: int, color: int, lo: int, hi: int) -> None:
+    def add_colored(self, routes: Sequence[int], length: int, color: int, lo: int, hi: int) -> None:
         """Claims of each of ``routes`` paying ``lo..hi`` locomotives, the rest in ``color``."""
         self._starts.append(self._len)
         self._blocks.append((COLORED, routes, length, color, lo, hi - lo + 1))
         self._len += len(routes) * (hi - lo + 1)
 
-    def add_gray(self, routes: list[int], options: list[tuple[int, int]]) -> None:
+    def add_gray(self, routes: Sequence[int], options: Sequence[tuple[int, int]]) -> None:
         """Claims of each of ``routes`` with each ``(colour, n_loco)`` payment."""
         self._starts.append(self._len)
         self._blocks.append((GRAYED, routes, options))
         self._len += len(routes) * len(options)
 
-    def add_stations(self, cities: list[int], cost: int, options: list[tuple[int, int]]) -> None:
+    def add_stations(self, cities: Sequence[int], cost: int, options: Sequence[tuple[int, int]]) -> None:
         self._starts.append(self._len)
         self._blocks.append((STATIONS, cities, cost, options))
         self._len += len(cities) * len(options)

@@ -44,8 +44,8 @@ class Rules:
         self._city_ids = range(len(board.cities))
         # per-route tuples: attribute lookups on the hot path cost more than the work itself
         # payment options by (hand, length, ferry locomotives): a pure function, memoised
-        self._pay_memo: dict[tuple[object, ...], list[tuple[int, int]]] = {}
-        self._bit_lists: dict[int, list[int]] = {}
+        self._pay_memo: dict[tuple[object, ...], tuple[tuple[int, int], ...]] = {}
+        self._bit_lists: dict[int, tuple[int, ...]] = {}
         routes = board.routes
         self._wagon_masks = [sum(1 << r.index for r in routes if r.length <= w)
                              for w in range(max(r.length for r in routes) + 1)]
@@ -56,7 +56,7 @@ class Rules:
         self._sig_masks = sorted(sigs.items(), key=lambda kv: (kv[1] & -kv[1]).bit_length())
         self._identical = [(r.identical_to, r.index) for r in routes if r.identical_to != r.index]
         self._twin_masks = [sum(1 << t for t in r.twins) for r in routes]
-        self._free_cities: dict[tuple[int, ...], list[int]] = {}
+        self._free_cities: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._longest = max(r.length for r in board.routes)
         self._rows = [(r.index, r.length, r.color, r.locomotives, r.twins, r.identical_to) for r in board.routes]
 
@@ -174,11 +174,11 @@ class Rules:
                 if free is None:
                     if len(self._free_cities) > 10_000:
                         self._free_cities.clear()
-                    free = self._free_cities[okey] = [c for c in self._city_ids if owners[c] == FREE]
+                    free = self._free_cities[okey] = tuple(c for c in self._city_ids if owners[c] == FREE)
                 out.add_stations(free, cost, opts)
         return out
 
-    def _claimable(self, s: State, p: int) -> list[tuple[tuple[int, int, int], list[int]]]:
+    def _claimable(self, s: State, p: int) -> list[tuple[tuple[int, int, int], tuple[int, ...]]]:
         """Routes ``p`` may claim (ignoring cards), grouped by payment signature (colour, length, ferry).
 
         Works on bitmasks kept up to date by ``_take_route``: one AND per signature instead of a
@@ -197,12 +197,16 @@ class Rules:
             if sub:
                 routes = lists.get(sub)
                 if routes is None:
-                    routes = lists[sub] = [i for i in range(sub.bit_length()) if sub >> i & 1]
+                    routes = lists[sub] = tuple(i for i in range(sub.bit_length()) if sub >> i & 1)
                 out.append((sig, routes))
         return out
 
-    def _gray_payments(self, hand: list[int], length: int, ferry: int) -> list[tuple[int, int]]:
-        """(colour, n_loco) pairs that pay ``length`` cards of one colour with at least ``ferry`` wilds."""
+    def _gray_payments(self, hand: list[int], length: int, ferry: int) -> tuple[tuple[int, int], ...]:
+        """(colour, n_loco) pairs that pay ``length`` cards of one colour with at least ``ferry`` wilds.
+
+        A tuple, not a list: these are memoised in bulk, and tuples of ints are untracked by the
+        cyclic garbage collector, so a large memo costs the collector nothing.
+        """
         loco = self.loco
         n_loco = hand[loco]
         stop = n_loco + 1 if n_loco < length else length  # at least one coloured card: <= length - 1 wilds
@@ -210,7 +214,7 @@ class Rules:
                for nl in range(ferry if ferry > length - hand[c] else length - hand[c], stop)]
         if n_loco >= length:
             out.append((NONE, length))
-        return out
+        return tuple(out)
 
     def _tunnel_payments(self, s: State) -> list[Action]:
         t = s.tunnel
