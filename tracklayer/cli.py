@@ -248,73 +248,78 @@ def _print_lab(result: dict[str, Any], console: Console) -> None:
         console.print(f"wrote {f}")
 
 
-@app.command()
-def simulate(
-    game: Annotated[str, typer.Argument(help="ttr-europe, ttr-new-york, trans-europa or trans-america")],
-    players: Annotated[str, typer.Option(help="comma-separated bots, one per seat, e.g. planner,greedy,mcts")],
-    games_: Annotated[int, typer.Option("--games", help="number of games")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the whole run (deals, bots)")] = 0,
-    jobs: Annotated[int, typer.Option(help="games played in parallel")] = 1,
-    out: Annotated[Path | None, typer.Option(help="directory for JSON, CSV and PNG results")] = None,
-    variant: Annotated[str | None, typer.Option(help="game variant (Ticket to Ride)")] = None,
-    budget: Annotated[str | None, typer.Option(help="thinking budget per move: '0.5s' or '200i' (iterations)")] = None,
-    backend: Annotated[str, typer.Option(help=_BACKEND_HELP)] = "process",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray)")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
-) -> None:
-    """Play many bot games (seats rotated over every deal) and report win rates with 95% CIs."""
+GameArg = Annotated[str, typer.Argument(help="ttr-europe, ttr-new-york, trans-europa or trans-america")]
+JobsOpt = Annotated[int, typer.Option(help="games played in parallel")]
+OutOpt = Annotated[Path | None, typer.Option(help="directory for JSON, CSV and PNG results")]
+VariantOpt = Annotated[str | None, typer.Option(help="game variant (Ticket to Ride)")]
+BudgetOpt = Annotated[str | None, typer.Option(help="thinking budget per move: '0.5s' or '200i' (iterations)")]
+BackendOpt = Annotated[str, typer.Option(help=_BACKEND_HELP)]
+AddressOpt = Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print the summary as JSON")]
+
+
+def _run_lab(run: Any, keys: tuple[str, ...], as_json: bool, total: int | None, **kwargs: Any) -> None:
+    """Run a lab job with a progress bar, then print its report (or the JSON ``keys`` of it)."""
     from tracklayer.core.errors import TracklayerError
-    from tracklayer.lab import simulate as run
 
     console = _lab_console(as_json)
     try:
-        with _lab_progress(console, games_, "games") as bar:
-            task = bar.add_task("games", total=games_)
-            result = run(game, players.split(","), games_, seed=seed, jobs=jobs, variant=variant, budget=budget,
-                         backend=backend, address=address, out=out,
-                         progress=lambda done, total: bar.update(task, completed=done))
+        with _lab_progress(console, total or 0, "games") as bar:
+            task = bar.add_task("games", total=total)
+            result = run(**kwargs, progress=lambda done, tot: bar.update(task, completed=done, total=tot))
     except TracklayerError as exc:
         raise fail(str(exc)) from None
     if as_json:
-        typer.echo(json.dumps({k: result[k] for k in ("meta", "summary", "ratings")}, indent=2))
+        typer.echo(json.dumps({k: result[k] for k in keys}, indent=2))
     else:
         _print_lab(result, console)
 
 
 @app.command()
+def simulate(
+    game: GameArg,
+    players: Annotated[str, typer.Option(help="comma-separated bots, one per seat, e.g. planner,greedy,mcts")],
+    games_: Annotated[int, typer.Option("--games", help="number of games")] = 100,
+    seed: Annotated[int, typer.Option(help="seed of the whole run (deals, bots)")] = 0,
+    jobs: JobsOpt = 1,
+    out: OutOpt = None,
+    variant: VariantOpt = None,
+    budget: BudgetOpt = None,
+    backend: BackendOpt = "process",
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play many bot games (seats rotated over every deal) and report win rates with 95% CIs."""
+    from tracklayer.lab import simulate as run
+
+    _run_lab(run, ("meta", "summary", "ratings"), as_json, games_, game=game, players=players.split(","),
+             n_games=games_, seed=seed, jobs=jobs, variant=variant, budget=budget, backend=backend, address=address,
+             out=out)
+
+
+@app.command()
 def tournament(
-    game: Annotated[str, typer.Argument(help="ttr-europe, ttr-new-york, trans-europa or trans-america")],
+    game: GameArg,
     bots: Annotated[str, typer.Option(help="comma-separated bots, e.g. random,greedy,planner,mcts")],
     games_: Annotated[int, typer.Option("--games", help="games per match (pairing or group)")] = 20,
     players_per_game: Annotated[int, typer.Option(help="seats per game (round robin over groups of this size)")] = 2,
     fmt: Annotated[str, typer.Option("--format", help="round-robin or ladder")] = "round-robin",
     passes: Annotated[int, typer.Option(help="ladder passes")] = 2,
     seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
-    jobs: Annotated[int, typer.Option(help="games played in parallel")] = 1,
-    out: Annotated[Path | None, typer.Option(help="directory for JSON, CSV and PNG results")] = None,
-    variant: Annotated[str | None, typer.Option(help="game variant (Ticket to Ride)")] = None,
-    budget: Annotated[str | None, typer.Option(help="thinking budget per move: '0.5s' or '200i'")] = None,
-    backend: Annotated[str, typer.Option(help=_BACKEND_HELP)] = "process",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray)")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    jobs: JobsOpt = 1,
+    out: OutOpt = None,
+    variant: VariantOpt = None,
+    budget: BudgetOpt = None,
+    backend: BackendOpt = "process",
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Round-robin or ladder tournament between bots, with Elo ratings (Bradley–Terry, 95% bootstrap CI)."""
-    from tracklayer.core.errors import TracklayerError
     from tracklayer.lab import tournament as run
 
-    console = _lab_console(as_json)
-    try:
-        with _lab_progress(console, 0, "games") as bar:
-            task = bar.add_task("games", total=None)
-            result = run(game, bots.split(","), games_, players_per_game=players_per_game, fmt=fmt, seed=seed,
-                         jobs=jobs, variant=variant, budget=budget, backend=backend, address=address, passes=passes,
-                         out=out, progress=lambda done, total: bar.update(task, completed=done, total=total))
-    except TracklayerError as exc:
-        raise fail(str(exc)) from None
-    if as_json:
-        typer.echo(json.dumps({k: result[k] for k in ("meta", "summary", "ratings", "matches", "ladder")}, indent=2))
-    else:
-        _print_lab(result, console)
+    _run_lab(run, ("meta", "summary", "ratings", "matches", "ladder"), as_json, None, game=game,
+             bots=bots.split(","), games_per_match=games_, players_per_game=players_per_game, fmt=fmt, seed=seed,
+             jobs=jobs, variant=variant, budget=budget, backend=backend, address=address, passes=passes, out=out)
 
 
 def main() -> None:

@@ -8,13 +8,15 @@ file's name and the JSON position, before any family-specific validation runs.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tracklayer.core.errors import MapError
 
 _DATA = "data"
+B = TypeVar("B")
 
 
 def builtin_maps() -> list[str]:
@@ -46,3 +48,31 @@ def read_map(name_or_path: str | Path) -> tuple[dict[str, Any], str]:
     if not isinstance(data, dict):
         raise MapError(f"{source}: the top level must be a JSON object, not {type(data).__name__}")
     return data, source
+
+
+def load_cached(name_or_path: str | Path, build: Callable[[dict[str, Any], str, str], B], cache: dict[str, B]) -> B:
+    """Read, validate (``build(data, source, key)``) and cache a map: built-in maps parse once per process."""
+    key = str(name_or_path)
+    board = cache.get(key)
+    if board is None:
+        data, source = read_map(name_or_path)
+        stem = Path(key).stem if key.endswith(".json") else key
+        board = cache[key] = build(data, source, stem)
+    return board
+
+
+def need(cond: bool, where: str, problem: str) -> None:
+    """Validation step: ``where`` names the file and entry, ``problem`` what is wrong."""
+    if not cond:
+        raise MapError(f"{where}: {problem}")
+
+
+def get_field(obj: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...]) -> Any:
+    """A required field of a given type (booleans are not accepted as numbers)."""
+    if key not in obj:
+        raise MapError(f"{where}: missing field {key!r}")
+    value = obj[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
+        raise MapError(f"{where}: field {key!r} must be {'/'.join(k.__name__ for k in kinds)}, got {value!r}")
+    return value

@@ -20,7 +20,7 @@ from typing import Any
 
 from tracklayer.core.errors import MapError, NotationError
 from tracklayer.core.names import NameIndex
-from tracklayer.maps.loader import read_map
+from tracklayer.maps.loader import get_field, load_cached, need
 from tracklayer.trans.scoring import PrestigeTable, parse_prestige_table
 
 TERRAINS = ("water", "mountain", "ferry", "tunnel")
@@ -147,29 +147,7 @@ _BOARDS: dict[str, Board] = {}
 
 def load_board(name_or_path: str | Path) -> Board:
     """Load and validate a Trans map (built-in name or JSON path); parsed once per process."""
-    key = str(name_or_path)
-    board = _BOARDS.get(key)
-    if board is None:
-        data, source = read_map(name_or_path)
-        stem = Path(key).stem if key.endswith(".json") else key
-        board = board_from_data(data, source, stem)
-        _BOARDS[key] = board
-    return board
-
-
-def need(cond: bool, where: str, problem: str) -> None:
-    if not cond:
-        raise MapError(f"{where}: {problem}")
-
-
-def get_field(obj: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...]) -> Any:
-    if key not in obj:
-        raise MapError(f"{where}: missing field {key!r}")
-    value = obj[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
-        raise MapError(f"{where}: field {key!r} must be {'/'.join(k.__name__ for k in kinds)}, got {value!r}")
-    return value
+    return load_cached(name_or_path, board_from_data, _BOARDS)
 
 
 def _pair(value: Any, where: str) -> tuple[int, int]:

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tracklayer.core.errors import IllegalAction, MapError
-from tracklayer.maps.loader import read_map
-from tracklayer.trans.board import TERRAINS, Board, get_field, need
+from tracklayer.maps.loader import get_field, need, read_map
+from tracklayer.trans.board import TERRAINS, Board
 from tracklayer.trans.scoring import PrestigeTable, parse_prestige_table
 
 CARDS_FILE = "trans-special-cards"

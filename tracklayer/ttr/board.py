@@ -14,7 +14,7 @@ from typing import Any
 
 from tracklayer.core.errors import MapError
 from tracklayer.core.names import NameIndex
-from tracklayer.maps.loader import read_map
+from tracklayer.maps.loader import get_field, load_cached, need
 
 GRAY = -1
 RETURN_MODES = ("box", "under", "under_shuffled")
@@ -188,52 +188,29 @@ _BOARDS: dict[str, Board] = {}
 
 def load_board(name_or_path: str | Path) -> Board:
     """Load and validate a Ticket to Ride map; built-in maps are parsed once per process."""
-    key = str(name_or_path)
-    board = _BOARDS.get(key)
-    if board is None:
-        data, source = read_map(name_or_path)
-        stem = Path(key).stem if key.endswith(".json") else key
-        board = board_from_data(data, source, stem)
-        _BOARDS[key] = board
-    return board
-
-
-def _need(cond: bool, where: str, problem: str) -> None:
-    if not cond:
-        raise MapError(f"{where}: {problem}")
-
-
-def _get(obj: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...]) -> Any:
-    if key not in obj:
-        raise MapError(f"{where}: missing field {key!r}")
-    value = obj[key]
-    bad_bool = isinstance(value, bool) and kind in (int, (int, float))
-    if not isinstance(value, kind) or bad_bool:
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        raise MapError(f"{where}: field {key!r} must be {'/'.join(k.__name__ for k in kinds)}, got {value!r}")
-    return value
+    return load_cached(name_or_path, board_from_data, _BOARDS)
 
 
 def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
     """Validate raw map data; every error names the file, the entry and the problem."""
     top = source
     family = data.get("family", "ttr")
-    _need(family == "ttr", top, f"family {family!r} is not a Ticket to Ride map")
-    name = _get(data, "name", top, str)
-    players = _get(data, "players", top, dict)
-    min_p = _get(players, "min", f"{top}: players", int)
-    max_p = _get(players, "max", f"{top}: players", int)
-    _need(2 <= min_p <= max_p, f"{top}: players", f"need 2 <= min <= max, got {min_p}..{max_p}")
+    need(family == "ttr", top, f"family {family!r} is not a Ticket to Ride map")
+    name = get_field(data, "name", top, str)
+    players = get_field(data, "players", top, dict)
+    min_p = get_field(players, "min", f"{top}: players", int)
+    max_p = get_field(players, "max", f"{top}: players", int)
+    need(2 <= min_p <= max_p, f"{top}: players", f"need 2 <= min <= max, got {min_p}..{max_p}")
 
-    cards = _get(data, "train_cards", top, dict)
-    colors = tuple(_get(cards, "colors", f"{top}: train_cards", list))
-    _need(len(colors) >= 2 and all(isinstance(c, str) for c in colors), f"{top}: train_cards.colors",
+    cards = get_field(data, "train_cards", top, dict)
+    colors = tuple(get_field(cards, "colors", f"{top}: train_cards", list))
+    need(len(colors) >= 2 and all(isinstance(c, str) for c in colors), f"{top}: train_cards.colors",
           "must be a list of at least 2 colour names")
-    _need(len(set(colors)) == len(colors) and "gray" not in colors, f"{top}: train_cards.colors",
+    need(len(set(colors)) == len(colors) and "gray" not in colors, f"{top}: train_cards.colors",
           "colour names must be unique and 'gray' is reserved for routes of any colour")
     color_ix = {c: i for i, c in enumerate(colors)}
 
-    raw_cities = _get(data, "cities", top, list)
+    raw_cities = get_field(data, "cities", top, list)
     names: list[str] = []
     display: list[str] = []
     xy: list[tuple[float, float]] = []
@@ -242,23 +219,23 @@ def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
     alias_entries: list[tuple[str, list[str]]] = []
     for i, c in enumerate(raw_cities):
         where = f"{top}: cities[{i}]"
-        _need(isinstance(c, dict), where, "must be an object")
-        cname = _get(c, "name", where, str)
+        need(isinstance(c, dict), where, "must be an object")
+        cname = get_field(c, "name", where, str)
         where = f"{top}: cities[{i}] ({cname})"
-        _need("-" not in cname and "/" not in cname and ":" not in cname and cname.strip() == cname and cname,
+        need("-" not in cname and "/" not in cname and ":" not in cname and cname.strip() == cname and cname,
               where, "a city name may not contain '-', '/' or ':' (they separate names in the notation)")
         aliases = c.get("aliases", [])
-        _need(isinstance(aliases, list) and all(isinstance(a, str) for a in aliases), where,
+        need(isinstance(aliases, list) and all(isinstance(a, str) for a in aliases), where,
               "aliases must be a list of strings")
         names.append(cname)
         display.append(c.get("display", cname))
-        xy.append((float(_get(c, "x", where, (int, float))), float(_get(c, "y", where, (int, float)))))
+        xy.append((float(get_field(c, "x", where, (int, float))), float(get_field(c, "y", where, (int, float)))))
         if c.get("attraction"):
             attractions.add(i)
         if c.get("big_city"):
             big.add(i)
         alias_entries.append((cname, aliases))
-    _need(len(names) >= 2, top, "a map needs at least 2 cities")
+    need(len(names) >= 2, top, "a map needs at least 2 cities")
     try:
         index = NameIndex("city", alias_entries)
     except ValueError as exc:
@@ -266,47 +243,47 @@ def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
     city_ix = {n: i for i, n in enumerate(names)}
 
     def city(value: Any, where: str) -> int:
-        _need(isinstance(value, str), where, f"city must be a name, got {value!r}")
+        need(isinstance(value, str), where, f"city must be a name, got {value!r}")
         canonical = index.get(value)
         if canonical is None:
             hint = index.suggest(value)
             raise MapError(f"{where}: unknown city {value!r}" + (f"; did you mean {hint[0]!r}?" if hint else ""))
         return city_ix[canonical]
 
-    points_raw = _get(data, "route_points", top, dict)
+    points_raw = get_field(data, "route_points", top, dict)
     route_points: dict[int, int] = {}
     for k, v in points_raw.items():
-        _need(k.isdigit() and isinstance(v, int) and not isinstance(v, bool), f"{top}: route_points",
+        need(k.isdigit() and isinstance(v, int) and not isinstance(v, bool), f"{top}: route_points",
               f"entry {k!r}: {v!r} must map a length to integer points")
         route_points[int(k)] = v
 
     feats_raw = data.get("features", {})
     features = Features(**{f: bool(feats_raw.get(f, False)) for f in Features.__slots__})
 
-    raw_routes = _get(data, "routes", top, list)
+    raw_routes = get_field(data, "routes", top, list)
     seen_ids: set[int] = set()
     groups: dict[Any, list[int]] = {}
     prelim: list[dict[str, Any]] = []
     for i, r in enumerate(raw_routes):
         where = f"{top}: routes[{i}]"
-        _need(isinstance(r, dict), where, "must be an object")
-        rid = _get(r, "id", where, int)
+        need(isinstance(r, dict), where, "must be an object")
+        rid = get_field(r, "id", where, int)
         where = f"{top}: routes[{i}] (id {rid} {r.get('a')}-{r.get('b')})"
-        _need(rid not in seen_ids, where, "duplicate route id")
+        need(rid not in seen_ids, where, "duplicate route id")
         seen_ids.add(rid)
         a, b = city(r.get("a"), where), city(r.get("b"), where)
-        _need(a != b, where, "a route must join two different cities")
-        length = _get(r, "length", where, int)
-        _need(length in route_points, where, f"length {length} has no entry in route_points")
-        color_name = _get(r, "color", where, str)
-        _need(color_name == "gray" or color_name in color_ix, where,
+        need(a != b, where, "a route must join two different cities")
+        length = get_field(r, "length", where, int)
+        need(length in route_points, where, f"length {length} has no entry in route_points")
+        color_name = get_field(r, "color", where, str)
+        need(color_name == "gray" or color_name in color_ix, where,
               f"colour {color_name!r} is neither 'gray' nor one of {', '.join(colors)}")
         tunnel = bool(r.get("tunnel", False))
         locos = r.get("locomotives", 0)
-        _need(isinstance(locos, int) and 0 <= locos <= length, where,
+        need(isinstance(locos, int) and 0 <= locos <= length, where,
               f"locomotives must be an integer from 0 to the length, got {locos!r}")
-        _need(not tunnel or features.tunnels, where, "tunnel on a map whose features say no tunnels")
-        _need(not locos or (features.ferries and color_name == "gray"), where,
+        need(not tunnel or features.tunnels, where, "tunnel on a map whose features say no tunnels")
+        need(not locos or (features.ferries and color_name == "gray"), where,
               "ferry locomotives need features.ferries and a gray route")
         group = r.get("double_group")
         if group is not None:
@@ -317,9 +294,9 @@ def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
     twins: dict[int, tuple[int, ...]] = {}
     for group, members in groups.items():
         where = f"{top}: double_group {group!r}"
-        _need(len(members) >= 2, where, f"has only one route (routes[{members[0]}])")
+        need(len(members) >= 2, where, f"has only one route (routes[{members[0]}])")
         ends = {frozenset((prelim[m]["a"], prelim[m]["b"])) for m in members}
-        _need(len(ends) == 1, where, "routes of one double group must join the same two cities")
+        need(len(ends) == 1, where, "routes of one double group must join the same two cities")
         for m in members:
             twins[m] = tuple(x for x in members if x != m)
     routes: list[Route] = []
@@ -329,73 +306,73 @@ def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
                       (p["color"], p["length"], p["tunnel"], p["locomotives"])]
         routes.append(Route(index=i, twins=twins.get(i, ()), identical_to=min(same), **p))
 
-    raw_tickets = _get(data, "tickets", top, list)
+    raw_tickets = get_field(data, "tickets", top, list)
     tickets: list[Ticket] = []
     seen_t: set[str] = set()
     for i, t in enumerate(raw_tickets):
         where = f"{top}: tickets[{i}]"
-        _need(isinstance(t, dict), where, "must be an object")
-        tid = str(_get(t, "id", where, (str, int)))
+        need(isinstance(t, dict), where, "must be an object")
+        tid = str(get_field(t, "id", where, (str, int)))
         where = f"{top}: tickets[{i}] ({tid})"
-        _need(tid.casefold() not in seen_t, where, "duplicate ticket id")
+        need(tid.casefold() not in seen_t, where, "duplicate ticket id")
         seen_t.add(tid.casefold())
         a, b = city(t.get("a"), where), city(t.get("b"), where)
-        _need(a != b, where, "a ticket must join two different cities")
-        pts = _get(t, "points", where, int)
-        _need(pts > 0, where, f"points must be positive, got {pts}")
+        need(a != b, where, "a ticket must join two different cities")
+        pts = get_field(t, "points", where, int)
+        need(pts > 0, where, f"points must be positive, got {pts}")
         logos = t.get("logos") or [t.get("deck", "default")]
-        _need(isinstance(logos, list) and all(isinstance(x, str) for x in logos), where,
+        need(isinstance(logos, list) and all(isinstance(x, str) for x in logos), where,
               "logos must be a list of names")
         tickets.append(Ticket(i, tid, a, b, pts, bool(t.get("long", False)), tuple(logos)))
 
-    raw_variants = _get(data, "variants", top, dict)
-    _need(bool(raw_variants), top, "at least one variant is needed")
+    raw_variants = get_field(data, "variants", top, dict)
+    need(bool(raw_variants), top, "at least one variant is needed")
     variants: dict[str, Variant] = {}
     all_logos = {logo for t in tickets for logo in t.logos}
     for vname, v in raw_variants.items():
         where = f"{top}: variants.{vname}"
-        _need(isinstance(v, dict), where, "must be an object")
-        logos = tuple(_get(v, "logos", where, list))
-        _need(bool(logos), where, "needs at least one ticket logo")
+        need(isinstance(v, dict), where, "must be an object")
+        logos = tuple(get_field(v, "logos", where, list))
+        need(bool(logos), where, "needs at least one ticket logo")
         for logo in logos:
-            _need(logo in all_logos, where, f"no ticket carries the logo {logo!r}")
-        ini = _get(v, "initial", where, dict)
+            need(logo in all_logos, where, f"no ticket carries the logo {logo!r}")
+        ini = get_field(v, "initial", where, dict)
         iw = f"{where}.initial"
         initial = InitialDeal(
-            long=_get(ini, "long", iw, int), regular=_get(ini, "regular", iw, int),
-            min_keep=_get(ini, "min_keep", iw, int), max_keep_long=_get(ini, "max_keep_long", iw, int),
-            returned=_get(ini, "returned", iw, str))
-        _need(initial.returned in RETURN_MODES, iw, f"returned must be one of {RETURN_MODES}")
-        _need(1 <= initial.min_keep <= initial.long + initial.regular, iw,
+            long=get_field(ini, "long", iw, int), regular=get_field(ini, "regular", iw, int),
+            min_keep=get_field(ini, "min_keep", iw, int), max_keep_long=get_field(ini, "max_keep_long", iw, int),
+            returned=get_field(ini, "returned", iw, str))
+        need(initial.returned in RETURN_MODES, iw, f"returned must be one of {RETURN_MODES}")
+        need(1 <= initial.min_keep <= initial.long + initial.regular, iw,
               "min_keep must be between 1 and the number of tickets dealt")
-        draw = _get(v, "draw", where, dict)
+        draw = get_field(v, "draw", where, dict)
         variants[vname] = Variant(
             name=vname, title=v.get("title", vname), logos=logos, long_tickets=bool(v.get("long_tickets", True)),
-            initial=initial, draw_count=_get(draw, "count", f"{where}.draw", int),
-            draw_min_keep=_get(draw, "min_keep", f"{where}.draw", int))
+            initial=initial, draw_count=get_field(draw, "count", f"{where}.draw", int),
+            draw_min_keep=get_field(draw, "min_keep", f"{where}.draw", int))
     default_variant = data.get("default_variant", next(iter(variants)))
-    _need(default_variant in variants, top, f"default_variant {default_variant!r} is not a variant")
+    need(default_variant in variants, top, f"default_variant {default_variant!r} is not a variant")
 
     closed = data.get("double_routes_closed_with_players", [])
     station_costs = tuple(data.get("station_costs", []))
     stations = int(data.get("stations", 0))
-    _need(not features.stations or len(station_costs) == stations, top,
+    need(not features.stations or len(station_costs) == stations, top,
           f"station_costs must list one cost per station ({stations}), got {list(station_costs)}")
     return Board(
         key=key, name=name, source=source, min_players=min_p, max_players=max_p,
         cities=tuple(names), city_display=tuple(display), city_xy=tuple(xy),
         attractions=frozenset(attractions), big_cities=frozenset(big), city_index=index,
-        colors=colors, per_color=_get(cards, "per_color", f"{top}: train_cards", int),
-        locomotives=_get(cards, "locomotives", f"{top}: train_cards", int),
+        colors=colors, per_color=get_field(cards, "per_color", f"{top}: train_cards", int),
+        locomotives=get_field(cards, "locomotives", f"{top}: train_cards", int),
         locomotive_name=str(cards.get("locomotive_name", data.get("locomotive_name", "locomotive"))),
         piece_name=str(data.get("piece_name", "wagon")),
         routes=tuple(routes), route_points=route_points, tickets=tuple(tickets),
-        wagons=_get(data, "wagons", top, int), stations=stations if features.stations else 0,
+        wagons=get_field(data, "wagons", top, int), stations=stations if features.stations else 0,
         station_costs=station_costs, unused_station_points=int(data.get("unused_station_points", 0)),
         longest_path_bonus=int(data.get("longest_path_bonus", 0)),
         attraction_points=int(data.get("attraction_points", 0)),
-        starting_hand=_get(data, "starting_hand", top, int), face_up=_get(data, "face_up", top, int),
-        loco_reset=_get(data, "face_up_locomotive_reset", top, int),
+        starting_hand=get_field(data, "starting_hand", top, int), face_up=get_field(data, "face_up", top, int),
+        loco_reset=get_field(data, "face_up_locomotive_reset", top, int),
         end_trigger=int(data.get("end_trigger_wagons", 2)), closed_with_players=frozenset(closed),
         features=features, variants=variants, default_variant=default_variant,
     )
