@@ -43,8 +43,8 @@ class Rules:
         self.loco = board.loco
         self._city_ids = range(len(board.cities))
         # per-route tuples: attribute lookups on the hot path cost more than the work itself
-        # payment options by (hand, length, ferry locomotives): a pure function, memoised
-        self._pay_memo: dict[tuple[object, ...], tuple[tuple[int, int], ...]] = {}
+        # payment options by hand, then by (length << 4 | ferry locomotives): a pure function, memoised
+        self._pay_memo: dict[tuple[int, ...], dict[int, tuple[tuple[int, int], ...]]] = {}
         self._bit_lists: dict[int, tuple[int, ...]] = {}
         routes = board.routes
         self._wagon_masks = [sum(1 << r.index for r in routes if r.length <= w)
@@ -143,15 +143,18 @@ class Rules:
             head.append(table.draw_tickets)
         out = ActionList(table, head)
         memo = self._pay_memo
-        if len(memo) > 100_000:
+        if len(memo) > 20_000:
             memo.clear()
-        hkey = tuple(hand)
+        hkey = tuple(hand)  # hashed once here; the inner memo is keyed by small ints
+        hmemo = memo.get(hkey)
+        if hmemo is None:
+            hmemo = memo[hkey] = {}
         for (color, length, ferry), routes in self._claimable(s, p):
             if color == GRAY:
-                sig = (hkey, length, ferry)
-                opts = memo.get(sig)
+                sig = length << 4 | ferry
+                opts = hmemo.get(sig)
                 if opts is None:
-                    opts = memo[sig] = self._gray_payments(hand, length, ferry)
+                    opts = hmemo[sig] = self._gray_payments(hand, length, ferry)
                 if opts:
                     out.add_gray(routes, opts)
             else:
@@ -163,10 +166,10 @@ class Rules:
                     out.add_colored(routes, length, color, lo, hi)
         if s.stations_left[p]:
             cost = b.station_costs[b.stations - s.stations_left[p]]
-            sig = (hkey, cost, 0)
-            opts = memo.get(sig)
+            sig = cost << 4
+            opts = hmemo.get(sig)
             if opts is None:
-                opts = memo[sig] = self._gray_payments(hand, cost, 0)
+                opts = hmemo[sig] = self._gray_payments(hand, cost, 0)
             if opts:
                 owners = s.station_owner
                 okey = tuple(owners)
