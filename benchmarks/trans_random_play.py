@@ -13,7 +13,6 @@ scoring (one Steiner tree per player), which is included in the figures and also
 from __future__ import annotations
 
 import argparse
-import heapq
 import random
 import statistics
 import time
@@ -32,22 +31,7 @@ class Guided:
 
     def __init__(self, board: Any) -> None:
         self.board = board
-        self.dist = [self._dijkstra(c.point) for c in board.cities]
-
-    def _dijkstra(self, src: int) -> list[int]:
-        b = self.board
-        dist = [1 << 30] * b.n_points
-        dist[src] = 0
-        heap = [(0, src)]
-        while heap:
-            d, p = heapq.heappop(heap)
-            if d > dist[p]:
-                continue
-            for q, e in b.adjacency[p]:
-                if d + b.edge_cost[e] < dist[q]:
-                    dist[q] = d + b.edge_cost[e]
-                    heapq.heappush(heap, (dist[q], q))
-        return dist
+        self.dist = board.city_distances()
 
     def __call__(self, g: Any, legal: Any, rnd: random.Random) -> Any:
         s, b = g.state, self.board

@@ -8,7 +8,6 @@ uniform randomness mixed in), which ends games in a few rounds while still visit
 from __future__ import annotations
 
 import copy
-import heapq
 import random
 from typing import Any
 
@@ -25,23 +24,7 @@ class Guide:
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.dist = [self._dijkstra(c.point) for c in board.cities]
-
-    def _dijkstra(self, src: int) -> list[int]:
-        b = self.board
-        dist = [1 << 30] * b.n_points
-        dist[src] = 0
-        heap = [(0, src)]
-        while heap:
-            d, p = heapq.heappop(heap)
-            if d > dist[p]:
-                continue
-            for q, e in b.adjacency[p]:
-                nd = d + b.edge_cost[e]
-                if nd < dist[q]:
-                    dist[q] = nd
-                    heapq.heappush(heap, (nd, q))
-        return dist
+        self.dist = board.city_distances()
 
     def pick(self, g: TransGame, rnd: random.Random, eps: float = 0.15) -> Any:
         legal = g.legal_actions()

@@ -123,3 +123,20 @@ def test_a_map_file_of_ones_own_plays(tmp_path):
     g = tracklayer.new_game("trans-america", 3, seed=1, map_file=str(path))
     assert g.board.name == "My America"
     assert tracklayer.load_game(g.to_json()).board.name == "My America"
+
+
+@pytest.mark.parametrize("game", ["trans-europa", "trans-america"])
+def test_distances_from_equal_the_two_terminal_steiner_value(game):
+    import random
+
+    from tracklayer.trans.board import load_board
+    from tracklayer.trans.steiner import min_steiner
+
+    b = load_board(game)
+    rnd = random.Random(5)
+    for _ in range(25):
+        src, dst = rnd.randrange(b.n_points), rnd.randrange(b.n_points)
+        value, _ = min_steiner(b.n_points, b.adjacency, b.edge_cost, [src, dst])
+        assert b.distances_from(src)[dst] == value
+    assert b.city_distances()[0][b.cities[0].point] == 0
+    assert b.city_distances() is b.city_distances()

@@ -12,6 +12,7 @@ Points are written ``x,row`` (``12,5``) in the notation; :meth:`Board.parse_poin
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ class Board:
     city_by_name: Mapping[str, int] = field(init=False)
     terrains: frozenset[str] = field(init=False)  # terrains of the double lines
     _actions: Any = field(default=None, init=False, repr=False)
+    _city_dist: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.point_of = {xy: i for i, xy in enumerate(self.xy)}
@@ -99,6 +101,28 @@ class Board:
         return self._actions
 
     # ------------------------------------------------------------------ points and lines as text
+    def distances_from(self, src: int) -> list[int]:
+        """Fewest rails from point ``src`` to every point on an empty board (a double line counts 2)."""
+        dist = [1 << 30] * len(self.xy)
+        dist[src] = 0
+        heap = [(0, src)]
+        while heap:
+            d, p = heapq.heappop(heap)
+            if d > dist[p]:
+                continue
+            for q, e in self.adjacency[p]:
+                nd = d + self.edge_cost[e]
+                if nd < dist[q]:
+                    dist[q] = nd
+                    heapq.heappush(heap, (nd, q))
+        return dist
+
+    def city_distances(self) -> list[list[int]]:
+        """``distances_from`` each city's point, by city index (computed once per board)."""
+        if self._city_dist is None:
+            self._city_dist = [self.distances_from(c.point) for c in self.cities]
+        return self._city_dist
+
     def point_text(self, p: int) -> str:
         x, row = self.xy[p]
         return f"{x},{row}"
