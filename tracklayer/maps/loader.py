@@ -76,3 +76,15 @@ def get_field(obj: Mapping[str, Any], key: str, where: str, kind: type | tuple[t
     if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
         raise MapError(f"{where}: field {key!r} must be {'/'.join(k.__name__ for k in kinds)}, got {value!r}")
     return value
+
+
+def read_header(data: Mapping[str, Any], source: str, family: str, title: str) -> tuple[str, int, int]:
+    """The part every map file starts with: its family, name and player range (min, max)."""
+    found = data.get("family", family)
+    need(found == family, source, f"family {found!r} is not a {title} map")
+    name = get_field(data, "name", source, str)
+    players = get_field(data, "players", source, dict)
+    min_p = get_field(players, "min", f"{source}: players", int)
+    max_p = get_field(players, "max", f"{source}: players", int)
+    need(2 <= min_p <= max_p, f"{source}: players", f"need 2 <= min <= max, got {min_p}..{max_p}")
+    return name, min_p, max_p

@@ -21,7 +21,7 @@ from typing import Any
 
 from tracklayer.core.errors import MapError, NotationError
 from tracklayer.core.names import NameIndex
-from tracklayer.maps.loader import get_field, load_cached, need
+from tracklayer.maps.loader import get_field, load_cached, need, read_header
 from tracklayer.trans.scoring import PrestigeTable, parse_prestige_table
 
 TERRAINS = ("water", "mountain", "ferry", "tunnel")
@@ -184,13 +184,7 @@ def _pair(value: Any, where: str) -> tuple[int, int]:
 def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
     """Validate raw map data; every error names the file, the entry and the problem."""
     top = source
-    family = data.get("family", "trans")
-    need(family == "trans", top, f"family {family!r} is not a Trans Europa / Trans America map")
-    name = get_field(data, "name", top, str)
-    players = get_field(data, "players", top, dict)
-    min_p = get_field(players, "min", f"{top}: players", int)
-    max_p = get_field(players, "max", f"{top}: players", int)
-    need(2 <= min_p <= max_p, f"{top}: players", f"need 2 <= min <= max, got {min_p}..{max_p}")
+    name, min_p, max_p = read_header(data, top, "trans", "Trans Europa / Trans America")
 
     raw_points = get_field(data, "points", top, list)
     xy: list[tuple[int, int]] = []

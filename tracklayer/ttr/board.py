@@ -14,7 +14,7 @@ from typing import Any
 
 from tracklayer.core.errors import MapError
 from tracklayer.core.names import NameIndex
-from tracklayer.maps.loader import get_field, load_cached, need
+from tracklayer.maps.loader import get_field, load_cached, need, read_header
 
 GRAY = -1
 RETURN_MODES = ("box", "under", "under_shuffled")
@@ -194,13 +194,7 @@ def load_board(name_or_path: str | Path) -> Board:
 def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
     """Validate raw map data; every error names the file, the entry and the problem."""
     top = source
-    family = data.get("family", "ttr")
-    need(family == "ttr", top, f"family {family!r} is not a Ticket to Ride map")
-    name = get_field(data, "name", top, str)
-    players = get_field(data, "players", top, dict)
-    min_p = get_field(players, "min", f"{top}: players", int)
-    max_p = get_field(players, "max", f"{top}: players", int)
-    need(2 <= min_p <= max_p, f"{top}: players", f"need 2 <= min <= max, got {min_p}..{max_p}")
+    name, min_p, max_p = read_header(data, top, "ttr", "Ticket to Ride")
 
     cards = get_field(data, "train_cards", top, dict)
     colors = tuple(get_field(cards, "colors", f"{top}: train_cards", list))
