@@ -4,10 +4,14 @@ Starts ``tracklayer serve`` in a subprocess on 127.0.0.1 with a fresh SQLite fil
 ``--database-url``), then for each level plays that many concurrent bot-vs-bot games: every seat is
 a websocket client running the random bot on the legal moves the server sends. Every move is
 validated by the engine, committed to the database and pushed to both seats before it is
-acknowledged. Prints moves/s and the move latency (send -> ack) p50/p99 per level.
+acknowledged. Prints moves/s, the move latency (send -> ack, the bot's choice not included) p50/p99
+and the CPU time per move of the server process and of the load clients per level. The clients run in
+``--client-procs`` processes of their own, but on the same machine: they compete with the server
+for its cores, which the figures must be read with (the CPU columns tell how much).
 
     python benchmarks/server_load.py                      # 10, 100, 500 concurrent games
     python benchmarks/server_load.py --levels 10 --max-moves 40 --seconds 20
+    python benchmarks/server_load.py --levels 100 --think 1     # players who look ~1 s before each move
 
 Bounded: each game stops after ``--max-moves`` moves (or at its end), each level after
 ``--seconds``; the server is stopped at the end. Traffic goes only to 127.0.0.1.
@@ -19,7 +23,9 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -61,8 +67,9 @@ def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
 
 
 async def seat_client(url: str, token: str, seed: int, max_moves: int, stop_at: float,
-                      latencies: list[float], counter: list[int]) -> None:
+                      latencies: list[float], counter: list[int], think: float = 0.0) -> None:
     bot = make_bot("random", seed)
+    rng = random.Random(seed)
     async with connect(url, max_size=2**22, open_timeout=30) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
@@ -85,35 +92,74 @@ async def seat_client(url: str, token: str, seed: int, max_moves: int, stop_at: 
                     return
                 legal = msg.get("legal")
                 if legal and sent_at is None:
+                    if think:  # a player looking at the board before moving: rng-drawn, mean ``think`` s
+                        await asyncio.sleep(rng.expovariate(1 / think))
                     move = bot.choose(msg["view"], legal)
                     sent_at = time.perf_counter()
                     await ws.send(json.dumps({"type": "move", "move": move, "expect": msg["moves"]}))
 
 
-async def run_level(base: str, n_games: int, max_moves: int, seconds: float, game: str) -> dict[str, float]:
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
-        created = []
-        for i in range(n_games):
-            r = await client.post("/api/games", json={"game": game, "first_player": 0,
-                                                      "seats": [{"name": f"A{i}"}, {"name": f"B{i}"}]})
-            r.raise_for_status()
-            created.append(r.json())
+async def play_games(ws_base: str, games: list[dict], max_moves: int, stop_at: float, seed0: int,
+                     think: float) -> tuple[list[float], int]:
     latencies: list[float] = []
     counter = [0]
-    ws_base = base.replace("http://", "ws://")
-    start = time.monotonic()
-    stop_at = start + seconds
-    tasks = [seat_client(f"{ws_base}/ws/{g['id']}", s["token"], k * 7919 + j, max_moves, stop_at, latencies, counter)
-             for k, g in enumerate(created) for j, s in enumerate(g["seats"])]
+    tasks = [seat_client(f"{ws_base}/ws/{g['id']}", s["token"], seed0 + k * 7919 + j, max_moves, stop_at,
+                         latencies, counter, think)
+             for k, g in enumerate(games) for j, s in enumerate(g["seats"])]
     await asyncio.gather(*tasks, return_exceptions=False)
-    elapsed = time.monotonic() - start
-    lat = sorted(latencies)
+    return latencies, counter[0]
+
+
+def client_worker(args: tuple[str, list[dict], int, float, int, float]) -> tuple[list[float], int, float, float,
+                                                                                 float]:
+    """One load-client process: its share of the games; returns latencies, moves, its CPU seconds and
+    the wall-clock times its play started and ended (process start-up is not play time)."""
+    ws_base, games, max_moves, stop_at_wall, seed0, think = args
+    cpu0 = time.process_time()
+    began = time.time()
+    stop_at = time.monotonic() + (stop_at_wall - began)
+    latencies, moves = asyncio.run(play_games(ws_base, games, max_moves, stop_at, seed0, think))
+    return latencies, moves, time.process_time() - cpu0, began, time.time()
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a process, from /proc (Linux); NaN elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_level(base: str, server_pid: int, n_games: int, max_moves: int, seconds: float, game: str,
+              procs: int, think: float) -> dict[str, float]:
+    with httpx.Client(base_url=base, timeout=60) as client:
+        created = []
+        for i in range(n_games):
+            r = client.post("/api/games", json={"game": game, "first_player": 0,
+                                                "seats": [{"name": f"A{i}"}, {"name": f"B{i}"}]})
+            r.raise_for_status()
+            created.append(r.json())
+    ws_base = base.replace("http://", "ws://")
+    shares = [created[k::procs] for k in range(procs) if created[k::procs]]
+    cpu0 = process_cpu(server_pid)
+    with multiprocessing.get_context("spawn").Pool(len(shares)) as pool:
+        pool.map(abs, range(len(shares)))  # the workers are up (imports done) before the clock starts
+        stop_wall = time.time() + seconds
+        jobs = [(ws_base, share, max_moves, stop_wall, k * 1_000_003, think) for k, share in enumerate(shares)]
+        results = pool.map(client_worker, jobs)
+    elapsed = max(r[4] for r in results) - min(r[3] for r in results)
+    server_cpu = process_cpu(server_pid) - cpu0
+    lat = sorted(x for r in results for x in r[0])
+    moves = sum(r[1] for r in results)
+    client_cpu = sum(r[2] for r in results)
 
     def pct(p: float) -> float:
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
-    return {"games": n_games, "moves": counter[0], "seconds": elapsed, "moves_per_s": counter[0] / elapsed,
-            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan")}
+    return {"games": n_games, "moves": moves, "seconds": elapsed, "moves_per_s": moves / elapsed,
+            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
+            "server_cpu_ms": server_cpu / max(moves, 1) * 1000, "client_cpu_ms": client_cpu / max(moves, 1) * 1000}
 
 
 def main() -> None:
@@ -123,6 +169,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=40.0, help="time limit per level")
     ap.add_argument("--game", default="ttr-new-york")
     ap.add_argument("--database-url", default=None, help="default: a fresh SQLite file in a temporary folder")
+    ap.add_argument("--client-procs", type=int, default=1,
+                    help="load-client processes (separate from the server's; they share its cores)")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="mean seconds a seat waits before moving (0: move at once, a throughput test)")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,12 +181,16 @@ def main() -> None:
         proc = start_server(db_url, port, Path(tmp) / "server.log")
         try:
             print(f"server: 127.0.0.1:{port}, database {db_url.split('://')[0]}, game {args.game}, "
-                  f"<= {args.max_moves} moves/game, <= {args.seconds:.0f} s/level")
-            print(f"{'games':>6} {'moves':>7} {'seconds':>8} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7}")
+                  f"<= {args.max_moves} moves/game, <= {args.seconds:.0f} s/level, {args.client_procs} client "
+                  f"process(es), think {args.think:g} s, {os.cpu_count()} cores")
+            print(f"{'games':>6} {'moves':>7} {'seconds':>8} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+                  f"{'server CPU ms/move':>19} {'client CPU ms/move':>19}")
             for n in levels:
-                r = asyncio.run(run_level(f"http://127.0.0.1:{port}", n, args.max_moves, args.seconds, args.game))
+                r = run_level(f"http://127.0.0.1:{port}", proc.pid, n, args.max_moves, args.seconds, args.game,
+                              args.client_procs, args.think)
                 print(f"{r['games']:>6} {r['moves']:>7} {r['seconds']:>8.1f} {r['moves_per_s']:>8.1f} "
-                      f"{r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f}", flush=True)
+                      f"{r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['server_cpu_ms']:>19.2f} "
+                      f"{r['client_cpu_ms']:>19.2f}", flush=True)
         finally:
             proc.terminate()
             try:

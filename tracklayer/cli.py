@@ -180,6 +180,9 @@ def serve(
              "directory, or $TRACKLAYER_DATABASE_URL)")] = None,
     bot_delay: Annotated[float, typer.Option(help="seconds between bot moves")] = 0.4,
     rate_limit: Annotated[float, typer.Option(help="websocket messages a second per connection (0: none)")] = 10.0,
+    idle_timeout: Annotated[float, typer.Option(
+        help="seconds after which a game nobody is using is unloaded from memory (it is rebuilt from the "
+             "database when next opened)")] = 900.0,
 ) -> None:
     """Play in the browser: lobby, live multiplayer and bots (see docs/server.md)."""
     import logging
@@ -192,6 +195,7 @@ def serve(
     settings.database_url = database_url or settings.database_url
     settings.bot_delay = bot_delay
     settings.rate = rate_limit
+    settings.idle_seconds = idle_timeout
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     typer.echo(f"tracklayer: open http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/", err=True)

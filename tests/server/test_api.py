@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import httpx
@@ -96,6 +97,44 @@ def test_play_against_a_bot(server: Server) -> None:
         assert ack["type"] == "ack" and ack["index"] == s["moves"]
         s = c.wait_state(lambda st: st["moves"] == ack["index"] + 1)
         assert s["view"]["log"][-1] == {"player": 0, "move": "draw deck"}
+    finally:
+        c.close()
+
+
+def merged_logs(messages: list[dict]) -> list[tuple[dict, list[dict]]]:
+    """Each state with the log the client holds after it (``log_from``: the older entries are kept)."""
+    out: list[tuple[dict, list[dict]]] = []
+    held: list[dict] = []
+    for m in messages:
+        if m.get("type") == "state":
+            assert m["log_from"] <= len(held), "a state skipped log entries the client never had"
+            held = held[:m["log_from"]] + m["view"]["log"]
+            out.append((m, held))
+    return out
+
+
+def test_states_carry_only_the_new_log_entries(server: Server) -> None:
+    out = server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    token = out["seats"][0]["token"]
+    c = server.client(out["id"], token)
+    try:
+        for _ in range(6):
+            s = c.my_turn()
+            if s["over"]:
+                break
+            assert c.move(s["legal"][0])["type"] == "ack"
+            c.wait_state(lambda st, n=s["moves"]: st["moves"] > n)
+        c.send({"type": "sync"})
+        synced = c.wait(lambda m: m.get("type") == "state" and m["log_from"] == 0 and m["moves"] >= 6)
+        full = httpx.get(server.base + f"/api/games/{out['id']}/view",
+                         headers={"Authorization": f"Bearer {token}"}).json()
+        states = merged_logs(c.messages)
+        assert states[0][0]["log_from"] == 0  # the first state has the whole log
+        assert any(m["log_from"] > 0 for m, _ in states)  # later ones only what is new
+        for m, held in states:
+            assert len(held) == m["moves"]  # one entry per move, none missing, none twice
+        assert states[-1][1] == synced["view"]["log"] == full["view"]["log"]
+        assert full["log_from"] == 0
     finally:
         c.close()
 
@@ -199,6 +238,11 @@ def test_hotseat_shows_only_the_player_to_move(server: Server) -> None:
         assert s["seat"] == 1 and s["view"]["seat"] == 1 and s.get("legal")
         assert table.move(s["legal"][0])["type"] == "ack"
         s = table.wait_state(lambda st: (st["moves"] >= 2 and st["seat"] is None) or st["moves"] >= 3)
+        # a log written for one player's eyes is never extended for another's: the whole log comes again
+        states = merged_logs(table.messages)
+        for (before, _), (after, _) in itertools.pairwise(states):
+            if after["seat"] != before["seat"]:
+                assert after["log_from"] == 0, (before["seat"], after["seat"])
     finally:
         table.close()
 

@@ -110,3 +110,23 @@ def test_group_commit_reports_each_conflict(tmp_path: Path) -> None:
     assert store.append_batch([(gid, 0, "keep NY01", "running")]) == [True]
     assert store.append_batch([(gid, 0, "keep NY02", None), (gid, 1, "draw deck", None)]) == [False, True]
     assert store.load_moves(gid) == ["keep NY01", "draw deck"]
+
+
+def test_group_commit_of_several_games(tmp_path: Path) -> None:
+    import secrets
+
+    store = Store(database_url(tmp_path))
+    ids = [secrets.token_urlsafe(8) for _ in range(3)]
+    for gid in ids:
+        store.create_game(GameRecord(gid, "ttr-new-york", "standard", {"game": "ttr-new-york"}, [],
+                                     secrets.token_urlsafe(12), None))
+    a, b, c = ids
+    batch = [(a, 0, "keep NY01", "running"), (b, 0, "keep NY02", None), (a, 0, "keep NY03", "running"),
+             (c, 0, "keep NY04", "over")]
+    assert store.append_batch(batch) == [True, True, False, True]
+    assert store.load_moves(a) == ["keep NY01"] and store.load_moves(c) == ["keep NY04"]
+    status = {g["id"]: g["status"] for g in store.list_games()}
+    assert status == {a: "running", b: "open", c: "over"}  # None leaves a game's status as it was
+    assert store.append_batch([]) == []
+    assert store.append_batch([(b, 1, "draw deck", "running"), (c, 0, "draw deck", None)]) == [True, False]
+    assert store.load_moves(b) == ["keep NY02", "draw deck"] and store.load_moves(c) == ["keep NY04"]

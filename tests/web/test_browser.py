@@ -126,6 +126,8 @@ def test_lobby_create_and_play_against_bots(web_server: Server, page: Any, shots
         play_one_turn(page)
     assert claimed, "Ann never could claim a route in 30 turns"
     assert 0 in state(page)["view"]["route_owner"]
+    s = state(page)  # states bring only new log entries: the page keeps the whole log all the same
+    assert len(s["view"]["log"]) == s["moves"] and s["log_from"] > 0
     for _ in range(6):  # a few more turns, so the picture shows a game under way
         s = wait_my_turn(page)
         if s["over"]:

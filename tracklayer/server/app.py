@@ -44,6 +44,8 @@ class Settings:
     burst: int = 30
     max_message: int = 4096  # bytes of one websocket message from a client
     hello_timeout: float = 15.0
+    idle_seconds: float = 900.0  # a game nobody uses is unloaded from memory after this (rebuilt on next use)
+    max_rooms: int = 2000  # games in memory at most, idle ones permitting
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -55,6 +57,8 @@ class Settings:
             s.bot_delay = float(env["TRACKLAYER_BOT_DELAY"])
         if env.get("TRACKLAYER_RATE"):
             s.rate = float(env["TRACKLAYER_RATE"])
+        if env.get("TRACKLAYER_IDLE_SECONDS"):
+            s.idle_seconds = float(env["TRACKLAYER_IDLE_SECONDS"])
         return s
 
 
@@ -80,7 +84,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         url = settings.database_url or default_database_url()
         store = await asyncio.to_thread(Store, url)  # runs the migrations
         state["store"] = store
-        state["rooms"] = Rooms(store, settings.bot_delay)
+        state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms)
+        state["rooms"].start()
         log.info("tracklayer server ready (database: %s)", url.split("://", 1)[0])
         try:
             yield
@@ -263,11 +268,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                                       "token of your invite link"}))
             await ws.close(code=4401)
             return
+        # the room may have been unloaded while we waited for the hello: take the one in memory now
+        # (no await between this and joining it, so it cannot be unloaded under the new connection)
+        room = await rooms().get(game_id) or room
         conn = Connection(ws, access, settings.rate, settings.burst)
         room.connections.add(conn)
         writer = asyncio.create_task(conn.writer())
         try:
-            room.broadcast()  # the newcomer gets its state; the others see who is online
+            room.broadcast()  # the newcomer gets its state (its log_sent is 0: the whole log); the others see it online
             rooms().kick_bots(room)
             await _serve(room, conn, ws)
         finally:
@@ -314,11 +322,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 except ProtocolError as exc:
                     conn.send(exc.payload())
                     if exc.code in ("stale", "turn", "conflict"):
-                        conn.send(room.state_message(conn.access))
+                        room.send_state(conn)
             elif kind == "ping":
                 conn.send({"type": "pong"})
             elif kind == "sync":
-                conn.send(room.state_message(conn.access))
+                room.send_state(conn)
             elif kind == "hello":
                 conn.send(ProtocolError("bad-type", "already connected").payload())
             else:

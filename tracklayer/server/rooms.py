@@ -13,7 +13,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import queue
 import secrets
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -26,6 +28,10 @@ from tracklayer.server.db import GameRecord, MoveConflict, Store
 log = logging.getLogger("tracklayer.server")
 
 MAX_MOVE_TEXT = 400
+
+
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 class ProtocolError(Exception):
@@ -69,6 +75,10 @@ class Connection:
         self.stamp = time.monotonic()
         self.refused = 0
         self.closed = False
+        # how many log entries this client holds, and for which seat's eyes they were written: the
+        # next state sends only the newer ones (``log_from``) if that seat is still the one viewing
+        self.log_sent = 0
+        self.log_seat: int | None = None
 
     def allow(self) -> bool:
         """Token bucket: ``rate`` messages a second on average, ``burst`` at once (rate 0: no limit)."""
@@ -83,10 +93,13 @@ class Connection:
         return False
 
     def send(self, message: dict[str, Any]) -> None:
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
         if self.closed:
             return
         try:
-            self.queue.put_nowait(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:  # a client that reads nothing is dropped rather than buffered forever
             self.close()
 
@@ -113,6 +126,8 @@ class Room:
     bots: dict[int, Any] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     broken: str | None = None
+    last_used: float = field(default_factory=time.monotonic)
+    _legal: tuple[Any, int, dict[str, Any]] | None = None
 
     @property
     def id(self) -> str:
@@ -141,73 +156,148 @@ class Room:
                  "online": s["kind"] == "bot" or i in online or (table and s["kind"] == "human")}
                 for i, s in enumerate(self.record.seats)]
 
-    def state_message(self, access: Access) -> dict[str, Any]:
+    def legal_texts(self) -> dict[str, Any]:
+        """The legal moves of the player to move by their canonical text (cached for this position):
+        the texts clients are sent, so a move sent back as one of them needs no parsing."""
+        g = self.game
+        cached = self._legal
+        if cached is None or cached[0] is not g or cached[1] != len(g.moves):
+            cached = self._legal = (g, len(g.moves), {str(a): a for a in g.legal_actions()})
+        return cached[2]
+
+    def state_message(self, access: Access, log_from: int = 0) -> dict[str, Any]:
+        """The state for ``access``. ``log_from`` > 0: ``view.log`` holds only the entries from that
+        index on (the client has the earlier ones); ignored once the game is over, when the log
+        reveals every ticket choice and is sent whole."""
         g = self.game
         current = g.current_player
         seat = access.view_seat(current)
+        n_log = len(g.move_log)
+        if g.is_over or not 0 < log_from <= n_log:
+            log_from = 0
+        view = g.view(seat, log_tail=n_log - log_from) if log_from else g.view(seat)
         msg: dict[str, Any] = {
             "type": "state", "game_id": self.id, "game": self.record.game, "role": access.role, "seat": seat,
             "controls": sorted(access.seats), "moves": len(g.moves), "over": g.is_over,
-            "seats": self.seat_info(), "view": g.view(seat),
+            "seats": self.seat_info(), "view": view, "log_from": log_from,
         }
         if current is not None and current in access.seats and not g.is_over:
-            msg["legal"] = [str(a) for a in g.legal_actions()]
+            msg["legal"] = list(self.legal_texts())
         if self.broken:
             msg["broken"] = self.broken
         return msg
 
+    def send_state(self, conn: Connection) -> None:
+        """A full state (whole log) to one connection: after its hello, a sync or a refusal."""
+        conn.send(self.state_message(conn.access))
+        conn.log_sent = len(self.game.move_log)
+        conn.log_seat = conn.access.view_seat(self.game.current_player)
+
     def broadcast(self) -> None:
+        """Each connection gets the state of its own access, with the log entries it does not have yet;
+        connections in the same situation (two tabs of a seat, spectators) share one built and encoded
+        message."""
+        self.last_used = time.monotonic()
+        encoded: dict[tuple[str, frozenset[int], int], str] = {}
+        n_log = len(self.game.move_log)
+        current = self.game.current_player
         for c in list(self.connections):
+            seat = c.access.view_seat(current)
+            log_from = c.log_sent if c.log_seat == seat else 0  # hot-seat: another player's eyes, whole log
+            key = (c.access.role, c.access.seats, log_from)
             try:
-                c.send(self.state_message(c.access))
+                text = encoded.get(key)
+                if text is None:
+                    text = encoded[key] = encode(self.state_message(c.access, log_from))
+                c.send_text(text)
+                c.log_sent, c.log_seat = n_log, seat
             except Exception:  # never let one client's view break the room
                 log.exception("game %s: building a view failed", self.id)
 
+    def forget_logs(self) -> None:
+        """The stored history replaced the one in memory: every client gets the whole log again."""
+        for c in self.connections:
+            c.log_sent = 0
+
 
 class Committer:
-    """Group commit: moves of different games waiting at the same time share one transaction.
+    """Group commit in a dedicated writer thread: moves of different games waiting at the same time
+    share one transaction.
 
     Each caller still waits for *its* move to be committed (or refused as a conflict) before it
     acknowledges anything, so durability is unchanged; the database just fsyncs once per batch.
+    The thread keeps SQL and fsync off the event loop and forms the next batch while the current
+    one is being written, without the loop having to schedule anything.
     """
 
-    def __init__(self, store: Store, max_batch: int = 256) -> None:
+    def __init__(self, store: Store, max_batch: int = 512) -> None:
         self.store = store
         self.max_batch = max_batch
-        self.queue: asyncio.Queue[tuple[tuple[str, int, str, str | None], asyncio.Future[None]]] = asyncio.Queue()
-        self.task: asyncio.Task[None] | None = None
+        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
 
     async def append(self, game_id: str, idx: int, text: str, status: str | None) -> None:
         loop = asyncio.get_running_loop()
-        if self.task is None or self.task.done():
-            self.task = loop.create_task(self._run())
         fut: asyncio.Future[None] = loop.create_future()
-        await self.queue.put(((game_id, idx, text, status), fut))
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="tracklayer-writer", daemon=True)
+                self._thread.start()
+        self._queue.put(((game_id, idx, text, status), loop, fut))
         await fut
 
-    async def _run(self) -> None:
+    def _run(self) -> None:
         while True:
-            batch = [await self.queue.get()]
-            while not self.queue.empty() and len(batch) < self.max_batch:
-                batch.append(self.queue.get_nowait())
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
             try:
-                stored = await asyncio.to_thread(self.store.append_batch, [item for item, _ in batch])
-            except Exception as exc:
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_exception(exc)
-                continue
-            for (item, fut), ok in zip(batch, stored, strict=True):
-                if fut.done():
-                    continue
-                if ok:
-                    fut.set_result(None)
-                else:
-                    fut.set_exception(MoveConflict(f"move {item[1]} of game {item[0]} is already stored"))
+                stored = self.store.append_batch([item for item, _, _ in batch])
+            except Exception as exc:  # every waiting move learns the failure
+                for _, loop, fut in batch:
+                    _settle(loop, fut, exc)
+            else:
+                for (item, loop, fut), ok in zip(batch, stored, strict=True):
+                    conflict = None if ok else MoveConflict(f"move {item[1]} of game {item[0]} is already stored")
+                    _settle(loop, fut, conflict)
+            if stop:
+                return
 
     def close(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        """Write what is queued, then stop the thread."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(10)
+
+
+_Pending = tuple[tuple[str, int, str, "str | None"], asyncio.AbstractEventLoop, "asyncio.Future[None]"]
+
+
+def _settle(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[None], error: BaseException | None) -> None:
+    """Resolve a waiting move's future from the writer thread (a closed loop has nobody left to tell)."""
+
+    def done() -> None:
+        if fut.done():  # its caller was cancelled
+            return
+        if error is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(error)
+
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(done)
 
 
 def _make_bot(name: str) -> Any:
@@ -224,18 +314,58 @@ def _status(game: Any) -> str:
 
 
 class Rooms:
-    """Every game in memory, loaded from the database on first use (replaying its moves)."""
+    """The games in memory: each loaded from the database on first use (replaying its moves) and
+    unloaded again once idle, so memory holds the games being played rather than every game ever.
 
-    def __init__(self, store: Store, bot_delay: float = 0.4) -> None:
+    A room is idle when nobody is connected, no bot of it is moving and nothing touched it for
+    ``idle_seconds``; past ``max_rooms`` the least recently used idle rooms go first, however
+    recently used. Nothing is lost by unloading: every move is in the database, and the room is
+    rebuilt from it when the game is next opened.
+    """
+
+    def __init__(self, store: Store, bot_delay: float = 0.4, idle_seconds: float = 900.0,
+                 max_rooms: int = 2000) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.idle_seconds = idle_seconds
+        self.max_rooms = max_rooms
         self.rooms: dict[str, Room] = {}
         self.committer = Committer(store)
         self._loading: dict[str, asyncio.Lock] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Unload idle rooms from time to time (call with the event loop running)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(min(max(self.idle_seconds / 2, 0.05), 30.0))
+            self.evict()
+
+    @staticmethod
+    def _busy(room: Room) -> bool:
+        return bool(room.connections) or room.lock.locked() or (room.bot_task is not None and not room.bot_task.done())
+
+    def evict(self, now: float | None = None) -> list[str]:
+        """Unload idle rooms (and the least recently used ones past ``max_rooms``); returns their ids."""
+        now = time.monotonic() if now is None else now
+        idle = sorted((r for r in self.rooms.values() if not self._busy(r)), key=lambda r: r.last_used)
+        over = len(self.rooms) - self.max_rooms
+        gone = []
+        for room in idle:
+            if now - room.last_used < self.idle_seconds and len(gone) >= over:
+                break  # the rest were used more recently still
+            del self.rooms[room.id]
+            gone.append(room.id)
+            log.info("game %s unloaded (idle)", room.id)
+        return gone
 
     async def get(self, game_id: str) -> Room | None:
         room = self.rooms.get(game_id)
         if room is not None:
+            room.last_used = time.monotonic()
             return room
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
@@ -303,7 +433,7 @@ class Rooms:
                 raise ProtocolError("turn", f"it is not your turn: {who} is to move")
             candidate = g.clone()
             try:
-                action = candidate.apply(text)
+                action = candidate.apply(room.legal_texts().get(text, text))
             except tracklayer.TracklayerError as exc:
                 raise ProtocolError("illegal", str(exc)) from None
             ack = {"type": "ack", "index": n, "move": str(action)}
@@ -325,7 +455,7 @@ class Rooms:
             raise ProtocolError("storage", "the move could not be stored; nothing changed, try again") from None
         room.game = candidate
         room.record.status = _status(candidate)
-        log.info("game %s: move %d by seat %s stored", room.id, n, candidate.move_log[-1][0])
+        log.debug("game %s: move %d by seat %s stored", room.id, n, candidate.move_log[-1][0])
         if sender is not None:
             sender.send(ack)
         room.broadcast()
@@ -334,6 +464,7 @@ class Rooms:
     async def _reload(self, room: Room) -> None:
         texts = await asyncio.to_thread(self.store.load_moves, room.id)
         room.game = tracklayer.load_game({**room.record.setup, "moves": texts})
+        room.forget_logs()
         room.broadcast()
 
     # ------------------------------------------------------------------ bots
@@ -379,10 +510,12 @@ class Rooms:
             raise ProtocolError("storage", "storage failed") from None
         room.game = candidate
         room.record.status = _status(candidate)
-        log.info("game %s: move %d by bot seat %s stored", room.id, n, candidate.move_log[-1][0])
+        log.debug("game %s: move %d by bot seat %s stored", room.id, n, candidate.move_log[-1][0])
         room.broadcast()
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         self.committer.close()
         for room in self.rooms.values():
             if room.bot_task is not None:

@@ -52,6 +52,11 @@ async function onMessage(msg) {
   }
   if (msg.type === "ack") { ui.selectedRoute = null; ui.selectedCity = null; return; }
   if (msg.type !== "state") return;
+  if (msg.log_from) { // only the newer log entries: the earlier ones are in the last state
+    const before = ui.st?.view?.log;
+    if (!before || before.length < msg.log_from) { ui.ws.send(JSON.stringify({ type: "sync" })); return; }
+    msg.view.log = before.slice(0, msg.log_from).concat(msg.view.log);
+  }
   const first = !ui.st;
   ui.st = msg;
   if (first) {

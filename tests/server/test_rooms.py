@@ -1,0 +1,89 @@
+"""Rooms in memory: idle games are unloaded and rebuilt from the database on next use."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+import tracklayer
+from tests.server.helpers import database_url, running
+from tracklayer.server.db import GameRecord, Store
+from tracklayer.server.rooms import Access, Connection, Rooms
+
+
+def _new_game(store: Store, rooms: Rooms) -> Any:
+    names = ["Ann", "Bob"]
+    game = tracklayer.new_game("ttr-new-york", names, seed=secrets.randbits(40), first_player=0)
+    rec = GameRecord(id=secrets.token_urlsafe(8), game="ttr-new-york", variant=None, setup=game.setup(),
+                     seats=[{"name": n, "kind": "human", "token": secrets.token_urlsafe(12)} for n in names],
+                     spectator_token=secrets.token_urlsafe(12), table_token=None)
+    store.create_game(rec)
+    return rooms.add(rec, game)
+
+
+async def _play(rooms: Rooms, room: Any, n: int) -> None:
+    for _ in range(n):
+        g = room.game
+        await rooms.play(room, {g.current_player}, str(g.legal_actions()[-1]), len(g.moves))
+
+
+def test_idle_rooms_are_unloaded_and_rebuilt_the_same(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = Store(database_url(tmp_path))
+        rooms = Rooms(store, bot_delay=0, idle_seconds=60, max_rooms=2)
+        try:
+            a, b, c = (_new_game(store, rooms) for _ in range(3))
+            await _play(rooms, a, 4)
+            await _play(rooms, b, 2)
+            views = {r.id: (r.game.view(0), r.game.view(1), [str(m) for m in r.game.moves]) for r in (a, b, c)}
+            now = time.monotonic()
+            a.last_used, b.last_used, c.last_used = now - 3, now - 1, now - 2
+            watcher = Connection(None, Access("spectator", frozenset()), 0, 1)
+            b.connections.add(watcher)
+            assert rooms.evict(now) == [a.id]  # 3 rooms, 2 allowed: the least recently used goes
+            assert set(rooms.rooms) == {b.id, c.id}
+            assert rooms.evict(now) == []  # within the cap and nothing idle for 60 s
+            assert rooms.evict(now + 61) == [c.id]  # b has a connection: it stays however idle
+            b.connections.clear()
+            assert rooms.evict(now + 61) == [b.id] and not rooms.rooms
+            for gid, (v0, v1, moves) in views.items():
+                again = await rooms.get(gid)
+                assert again is not None and again is not {a.id: a, b.id: b, c.id: c}[gid]
+                assert [str(m) for m in again.game.moves] == moves  # replayed from the database
+                assert again.game.view(0) == v0 and again.game.view(1) == v1
+            again = await rooms.get(a.id)
+            assert again is rooms.rooms[a.id]  # loaded once, then served from memory
+            await _play(rooms, again, 2)  # play goes on where it stopped
+            assert len(store.load_moves(a.id)) == 6
+        finally:
+            await rooms.close()
+
+    asyncio.run(scenario())
+
+
+def test_server_unloads_an_idle_game_and_reopens_it(tmp_path: Path) -> None:
+    with running(database_url(tmp_path), tmp_path / "server.log", idle_timeout=0.3) as srv:
+        out = srv.create("ttr-new-york", [{"name": "Ann"}, {"name": "Bob"}], first_player=0)
+        gid = out["id"]
+        ann = srv.client(gid, out["seats"][0]["token"])
+        try:
+            s = ann.my_turn()
+            assert ann.move(s["legal"][0])["type"] == "ack"
+            ann.wait_state(lambda st: st["moves"] == 1)
+        finally:
+            ann.close()
+        deadline = time.monotonic() + 20
+        while f"game {gid} unloaded" not in srv.log():
+            assert time.monotonic() < deadline, "the idle game was never unloaded"
+            time.sleep(0.1)
+        bob = srv.client(gid, out["seats"][1]["token"])
+        try:
+            s = bob.my_turn()
+            assert s["moves"] == 1 and s["view"]["log"][0]["player"] == 0
+            assert bob.move(s["legal"][0])["type"] == "ack"
+        finally:
+            bob.close()
+        assert srv.log().count(f"game {gid} loaded (1 moves)") == 1
