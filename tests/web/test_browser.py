@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.server.helpers import Server
@@ -231,10 +232,73 @@ def test_trans_board_start_marker_by_click(web_server: Server, page: Any, shots:
     page.click(f'g.pt[data-point="{start}"]')
     wait_moves_after(page, n)
     assert state(page)["view"]["players"][0]["start"] == start
+    marker = page.locator('g.start-marker[data-player="0"]')
+    assert marker.locator("text").text_content() == "●"  # a symbol as well as the colour
+    assert "Ann" in marker.locator("title").text_content()
     s = wait_my_turn(page)
     rail = next((m for m in s["legal"] if m.startswith("rail ")), None)
-    if rail:
-        n = s["moves"]
-        page.click(f'g.edge[data-edge="{rail[5:]}"] .edge-hit', force=True)
-        wait_moves_after(page, n)
+    assert rail, s["legal"]
+    n = s["moves"]
+    page.click(f'g.edge[data-edge="{rail[5:]}"] .edge-hit', force=True)
+    wait_moves_after(page, n)
+    mine = page.locator(f'g.rail[data-line="{rail[5:]}"]')
+    assert mine.get_attribute("data-player") == "0"
+    assert mine.locator(".rail-symbol").text_content() == "●" and "Ann" in mine.locator("title").text_content()
+    wait_my_turn(page)
+    # every rail on the board carries its player's symbol, whoever laid it
+    rails = state(page)["view"]["rails"]
+    symbols = page.locator("g.rail .rail-symbol").all_text_contents()
+    assert len(symbols) == sum(1 for r in rails if r["player"] is not None)
+    assert sorted(symbols) == sorted("●▲■"[r["player"]] for r in rails if r["player"] is not None)
     page.screenshot(path=str(shots / "trans-europa.png"))
+
+
+def test_trans_special_cards_explained_keyboard_and_phone(web_server: Server, browser: Any, shots: Path) -> None:
+    names = [g["name"] for g in httpx.get(web_server.base + "/api/catalog").json()["games"]]
+    if "trans-america" not in names:
+        pytest.skip("Trans America is not registered by the engine yet")
+    out = web_server.create("trans-america", [{"name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}],
+                            variant="special-cards", first_player=0)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#special-cards")
+        s = wait_my_turn(page)
+        cards = s["view"]["special_cards"]
+        assert cards, "the special-cards variant turns a card for the first round"
+        box = page.locator("#special-cards")
+        for card in cards:  # each active card with its title and what it does, in the page itself
+            item = box.locator(f'li.special[data-card="{card["id"]}"]')
+            assert item.is_visible()
+            assert card["title"] in item.inner_text() and card["text"] in item.inner_text()
+        assert f'{s["view"]["special_deck"]} left' in box.locator("h2").text_content()
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 392, f"the Trans page is {width}px wide on a 390px phone"
+        # keyboard: the general explanation opens from the keyboard, and a start point is chosen with Enter
+        box.locator("summary").focus()
+        page.keyboard.press("Enter")
+        assert box.locator("details").get_attribute("open") is not None
+        assert "every round" in box.locator("details p").inner_text()
+        page.set_viewport_size({"width": 1400, "height": 900})
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(shots / "trans-special.png"), scale="css")
+        page.set_viewport_size({"width": 390, "height": 844})
+        start = next((m[6:] for m in s["legal"] if m.startswith("start ")), None)
+        n = s["moves"]
+        if start is None:  # the card asks for a choice first (return or pass a city): a button of the panel
+            page.locator("#action button").first.focus()
+        else:
+            point = page.locator(f'g.pt[data-point="{start}"]')
+            assert point.get_attribute("tabindex") == "0"
+            point.focus()
+        page.keyboard.press("Enter")
+        wait_moves_after(page, n)
+        if start is not None:
+            assert state(page)["view"]["players"][0]["start"] == start
+    finally:
+        context.close()
+    assert not errors, errors

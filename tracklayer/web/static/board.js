@@ -227,20 +227,34 @@ export class TransBoard {
   update(view, legal, mySeat) {
     this.railLayer.replaceChildren();
     this.hintLayer.replaceChildren();
+    // each rail in its player's colour and with its player's symbol (as TTR wagons are): colour is
+    // never the only way to tell whose rail it is
     for (const r of view.rails) {
       const e = this.edgeByText.get(r.line);
       if (!e) continue;
       const [ax, ay] = this.P[e.a], [bx, by] = this.P[e.b];
-      this.railLayer.append(s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: "#1d1d1d", "stroke-width": 7, "stroke-linecap": "round" }),
-        s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: r.player === null || r.player === undefined ? "#444" : PLAYER_COLORS[r.player % 6], "stroke-width": 4.5, "stroke-linecap": "round" }));
+      const owner = r.player === null || r.player === undefined ? null : r.player;
+      const who = owner === null ? "" : `${view.players[owner]?.name ?? "?"} (${PLAYER_SYMBOLS[owner % 6]})`;
+      const g = s("g", { class: "rail", "data-line": r.line, "data-player": owner ?? "" },
+        s("title", { text: `Rail ${r.line}${who ? ` laid by ${who}` : ""}` }),
+        s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: "#1d1d1d", "stroke-width": 7, "stroke-linecap": "round" }),
+        s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: owner === null ? "#444" : PLAYER_COLORS[owner % 6], "stroke-width": 4.5, "stroke-linecap": "round" }));
+      if (owner !== null) {
+        const mx = (ax + bx) / 2, my = (ay + by) / 2;
+        g.append(s("circle", { cx: mx, cy: my, r: 5.8, fill: PLAYER_COLORS[owner % 6], stroke: "#111", "stroke-width": 1.2 }),
+          s("text", { class: "rail-symbol", x: mx, y: my + 2.9, "text-anchor": "middle", "font-size": 7.5, "font-weight": 800, fill: "#fff", text: PLAYER_SYMBOLS[owner % 6] }));
+      }
+      this.railLayer.append(g);
     }
     for (const [seat, p] of view.players.entries()) {
       if (!p.start) continue;
       const idx = this.pointIndex(p.start);
       if (idx < 0) continue;
       const [x, y] = this.P[idx];
-      this.railLayer.append(s("circle", { cx: x, cy: y, r: 9, fill: PLAYER_COLORS[seat % 6], stroke: "#111", "stroke-width": 2 }),
-        s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: "#fff", "font-weight": 800, text: PLAYER_SYMBOLS[seat % 6] }));
+      this.railLayer.append(s("g", { class: "start-marker", "data-player": seat },
+        s("title", { text: `Start marker of ${p.name} (${PLAYER_SYMBOLS[seat % 6]}) at ${p.start}` }),
+        s("circle", { cx: x, cy: y, r: 9, fill: PLAYER_COLORS[seat % 6], stroke: "#111", "stroke-width": 2 }),
+        s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: "#fff", "font-weight": 800, text: PLAYER_SYMBOLS[seat % 6] })));
     }
     if (view.missing_lines && mySeat !== null) {
       for (const t of view.missing_lines) {

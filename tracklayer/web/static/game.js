@@ -214,6 +214,8 @@ function render() {
   const sections = [h("div", { class: `turnbar ${L.length ? "mine" : ""}`, role: "status", "aria-live": "polite" }, turnText())];
   const action = isTTR() ? ttrAction() : transAction();
   if (action) sections.push(action);
+  const special = isTTR() ? null : specialCardsBox(); // next to the choice it may ask for
+  if (special) sections.push(special);
   sections.push(playersBox());
   if (isTTR()) sections.push(...ttrBoxes()); else sections.push(...transBoxes());
   sections.push(logBox(), movesBox());
@@ -230,12 +232,16 @@ function playersBox() {
     const stats = isTTR()
       ? [[icon("wagon"), ` ${p.wagons}`, `${ui.board.piece}s`], [icon("cards"), ` ${p.cards}`, "cards"], [icon("ticket"), ` ${p.tickets}`, "tickets"],
         p.stations_left !== undefined && ui.board.features.stations ? [icon("station"), ` ${p.stations_left}`, "stations left"] : null]
-      : [[icon("cards"), ` ${p.cities}`, "city cards"], p.start ? [icon("flag"), ` ${p.start}`, "start"] : null];
+      : [[icon("cards"), ` ${p.cities}`, "city cards"], p.start ? [icon("flag"), ` ${p.start}`, "start"] : null,
+        [h("span", { class: "sym-rail", "aria-hidden": "true" }, PLAYER_SYMBOLS[seat % 6]), ` ${v.rails.filter((r) => r.player === seat).length}`, "rails laid"]];
+    const extra = isTTR() ? [] : [
+      p.open_cities?.length ? h("div", { class: "stats open" }, `Shows: ${p.open_cities.join(", ")}`) : null,
+      p.shares_network_with?.length ? h("div", { class: "stats" }, `Shares a network with ${p.shares_network_with.map(name).join(", ")}`) : null];
     const score = isTTR() ? p.route_points : p.score;
     return h("div", { class: `player ${v.current_player === seat ? "current" : ""} ${info.online ? "" : "offline"}`, "data-seat": seat },
       token(seat),
       h("div", {}, h("div", { class: "name" }, p.name, info.kind === "bot" ? h("span", { title: "bot", class: "botmark" }, " ", icon("bot")) : "", seat === mySeat() ? " (you)" : "", !info.online ? " · away" : ""),
-        h("div", { class: "stats" }, stats.filter(Boolean).map(([ic, n, what]) => h("span", { title: what, "aria-label": `${n.trim()} ${what}` }, ic, n)))),
+        h("div", { class: "stats" }, stats.filter(Boolean).map(([ic, n, what]) => h("span", { title: what, "aria-label": `${n.trim()} ${what}` }, ic, n))), extra),
       h("div", { class: "score", title: isTTR() ? "route points" : "prestige" }, score));
   });
   return box(["Players", h("span", {}, isTTR() ? "points" : `to ${v.goal}`)], h("div", { class: "players" }, rows));
@@ -375,14 +381,26 @@ function transBoxes() {
     out.push(box(["Your cities", n !== undefined ? h("span", {}, n === 0 ? "all connected!" : `${n} rails missing`) : ""],
       h("div", { class: "tickets" }, v.cities.map((c) => h("div", { class: "ticket" }, h("div", {}, chip(c.color, ""), " ", h("b", {}, c.name)), h("span", { class: "state" }, c.point))))));
   }
-  const info = [h("div", {}, `Round ${v.round} · rails left in supply: ${v.supply}`)];
-  if (v.special_cards?.length) info.push(h("div", {}, "Special cards: ", v.special_cards.map((c) => h("b", { title: c.text }, c.title)).reduce((a, b) => [a, ", ", b])));
-  out.push(box("Round", ...info));
+  out.push(box("Round", h("div", {}, `Round ${v.round} · rails left in supply: ${v.supply}`)));
   if (v.rounds?.length) {
     const rows = v.rounds.map((r) => h("tr", {}, h("td", {}, `Round ${r.round}`), r.players.map((p) => h("td", {}, `${p.prestige >= 0 ? "+" : ""}${p.prestige}`))));
     out.push(box("Finished rounds", h("table", { class: "scores" }, h("tr", {}, h("th", {}, ""), v.players.map((p) => h("th", {}, p.name))), rows)));
   }
   return out;
+}
+
+// The special card(s) of this round, spelled out: what each changes, in the words of the card.
+function specialCardsBox() {
+  const v = view();
+  const cards = v.special_cards || [];
+  if (!cards.length && !v.special_deck) return null;
+  const items = cards.map((c) => h("li", { class: "special", "data-card": c.id },
+    h("span", { class: "special-no", "aria-hidden": "true" }, c.id), h("div", {}, h("b", {}, c.title), h("p", {}, c.text))));
+  return h("section", { class: "box", id: "special-cards", "aria-labelledby": "special-h" },
+    h("h2", { id: "special-h" }, cards.length > 1 ? "Special cards this round" : "Special card this round", h("span", {}, `${v.special_deck} left`)),
+    items.length ? h("ul", { class: "specials" }, items) : h("p", { class: "empty" }, "No special card is in play this round."),
+    h("details", {}, h("summary", {}, "How special cards work"),
+      h("p", {}, "A special card is turned face up at the start of every round. It changes the rules for that round only; the next round brings a new card. The card says what changes; everything else stays as in the standard game.")));
 }
 
 function logBox() {
