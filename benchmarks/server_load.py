@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing
 import os
@@ -115,6 +116,8 @@ def client_worker(args: tuple[str, list[dict], int, float, int, float]) -> tuple
     """One load-client process: its share of the games; returns latencies, moves, its CPU seconds and
     the wall-clock times its play started and ended (process start-up is not play time)."""
     ws_base, games, max_moves, stop_at_wall, seed0, think = args
+    gc.freeze()  # as the server does: the client's own GC pauses would count in the latencies it measures
+    gc.set_threshold(20_000, 50, 100)
     cpu0 = time.process_time()
     began = time.time()
     stop_at = time.monotonic() + (stop_at_wall - began)

@@ -266,12 +266,16 @@ class Committer:
             try:
                 stored = self.store.append_batch([item for item, _, _ in batch])
             except Exception as exc:  # every waiting move learns the failure
-                for _, loop, fut in batch:
-                    _settle(loop, fut, exc)
+                outcomes: list[BaseException | None] = [exc] * len(batch)
             else:
-                for (item, loop, fut), ok in zip(batch, stored, strict=True):
-                    conflict = None if ok else MoveConflict(f"move {item[1]} of game {item[0]} is already stored")
-                    _settle(loop, fut, conflict)
+                outcomes = [None if ok else MoveConflict(f"move {item[1]} of game {item[0]} is already stored")
+                            for (item, _, _), ok in zip(batch, stored, strict=True)]
+            by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
+            for (_, loop, fut), outcome in zip(batch, outcomes, strict=True):
+                by_loop.setdefault(loop, []).append((fut, outcome))
+            for loop, settled in by_loop.items():  # one wake-up of the loop per batch, not one per move
+                with contextlib.suppress(RuntimeError):  # a closed loop has nobody left to tell
+                    loop.call_soon_threadsafe(_settle, settled)
             if stop:
                 return
 
@@ -285,19 +289,15 @@ class Committer:
 _Pending = tuple[tuple[str, int, str, "str | None"], asyncio.AbstractEventLoop, "asyncio.Future[None]"]
 
 
-def _settle(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[None], error: BaseException | None) -> None:
-    """Resolve a waiting move's future from the writer thread (a closed loop has nobody left to tell)."""
-
-    def done() -> None:
+def _settle(settled: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    """Resolve waiting moves' futures (in the event loop): stored, or the error that refused them."""
+    for fut, error in settled:
         if fut.done():  # its caller was cancelled
-            return
+            continue
         if error is None:
             fut.set_result(None)
         else:
             fut.set_exception(error)
-
-    with contextlib.suppress(RuntimeError):
-        loop.call_soon_threadsafe(done)
 
 
 def _make_bot(name: str) -> Any:
