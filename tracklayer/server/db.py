@@ -2,8 +2,9 @@
 
 A game is ``(setup, moves)``: the engine rebuilds any position by replaying the stored move texts,
 so nothing else needs saving. ``(game_id, idx)`` is the primary key of ``moves``: two writers
-racing for the same move index get one success and one :class:`MoveConflict`. Each append is its
-own committed transaction, and the server acknowledges a move only after that commit.
+racing for the same move index get one success and one :class:`MoveConflict`. The server stores
+moves in batches (:meth:`Store.append_batch`, one transaction each) and acknowledges a move only
+after the commit of its batch.
 """
 
 from __future__ import annotations
