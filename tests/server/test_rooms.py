@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import tracklayer
 from tests.server.helpers import database_url, running
-from tracklayer.server.db import GameRecord, Store
-from tracklayer.server.rooms import Access, Connection, Rooms
+from tracklayer.server.db import GameRecord, MoveConflict, Store
+from tracklayer.server.rooms import Access, Committer, Connection, Rooms
 
 
 def _new_game(store: Store, rooms: Rooms) -> Any:
@@ -87,3 +90,48 @@ def test_server_unloads_an_idle_game_and_reopens_it(tmp_path: Path) -> None:
         finally:
             bob.close()
         assert srv.log().count(f"game {gid} loaded (1 moves)") == 1
+
+
+class _GatedStore:
+    """A store whose first batch waits for a gate, so the moves sent meanwhile queue up behind it."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.entered = threading.Event()
+        self.batches: list[list[tuple[str, int, str, str | None]]] = []
+        self.fail: Exception | None = None
+
+    def append_batch(self, items: list[tuple[str, int, str, str | None]]) -> list[bool]:
+        self.entered.set()
+        self.gate.wait(10)
+        self.batches.append(list(items))
+        if self.fail is not None:
+            raise self.fail
+        return [item[0] != "taken" for item in items]
+
+
+def test_group_commit_batches_waiting_moves_and_answers_each_after_its_commit() -> None:
+    async def scenario() -> None:
+        store = _GatedStore()
+        committer = Committer(store, max_batch=8)  # type: ignore[arg-type]
+        try:
+            first = asyncio.ensure_future(committer.append("a", 0, "keep all", "running"))
+            await asyncio.to_thread(store.entered.wait, 10)  # the writer holds the first batch open
+            waiting = [asyncio.ensure_future(committer.append(g, 3, "draw deck", None)) for g in ("b", "taken", "c")]
+            await asyncio.sleep(0.05)
+            assert not first.done() and not any(w.done() for w in waiting)  # nothing answered before its commit
+            store.gate.set()
+            await first
+            assert await waiting[0] is None and await waiting[2] is None
+            with pytest.raises(MoveConflict):
+                await waiting[1]  # only the move whose index was taken hears about it
+            assert [[i[0] for i in b] for b in store.batches] == [["a"], ["b", "taken", "c"]]  # one commit for three
+            store.fail = RuntimeError("disk full")
+            failing = [asyncio.ensure_future(committer.append(g, 4, "draw deck", None)) for g in ("b", "c")]
+            for f in failing:
+                with pytest.raises(RuntimeError, match="disk full"):
+                    await f
+        finally:
+            committer.close()
+
+    asyncio.run(scenario())
