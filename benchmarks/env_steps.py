@@ -4,7 +4,9 @@ A step is one agent move through the PettingZoo AEC API exactly as a learner dri
 ``last()`` (the observation from ``game.view(seat)`` plus the action mask) then ``step(index)``
 with a uniformly random legal index. Time is CPU time of this process (per core, so the figure is
 not diluted by other load on the machine); wall-clock steps/s are printed beside it.
-``--breakdown`` splits the cost of a step into its parts on positions of random games.
+``--breakdown`` splits the cost of a step into its parts on positions of random games: the parts the
+environments use (``codec.mask``, ``observation_view`` + ``observe_compact`` for Ticket to Ride) and
+the reference paths they are tested against (``codec.legal``, ``view`` + ``observe``).
 
     python benchmarks/env_steps.py                 # a few seconds per row
     python benchmarks/env_steps.py --seconds 10 --breakdown
@@ -84,26 +86,31 @@ def breakdown(name: str, options: dict, games: int = 20) -> None:
     codec = ep.codec
     opts = codec.view_options
     views = [p.view(p.current_player, **opts) for p in positions]
+    compact = hasattr(positions[0], "observation_view")
+    cviews = [p.observation_view(p.current_player, log_tail=codec.history) for p in positions] if compact else []
     pairs = []
     for p in positions:
         q = p.clone()
         pairs.append((q, q.legal_actions()[0]))
 
-    def fresh_legal(p):
+    def fresh(p, fn):
         p._legal = None
-        return p.legal_actions()
-
-    def fresh_codec_legal(p):
-        p._legal = None
-        return codec.legal(p)
+        return fn(p)
 
     parts = [
-        ("engine legal_actions() (lazy)", lambda: [fresh_legal(p) for p in positions]),
-        ("  + iterate and encode: mask indices", lambda: [fresh_codec_legal(p) for p in positions]),
+        ("engine legal_actions() (lazy)", lambda: [fresh(p, type(p).legal_actions) for p in positions]),
+        ("  + codec.mask(game): the mask", lambda: [fresh(p, codec.mask) for p in positions]),
+        ("  + codec.legal(game): indices + actions", lambda: [fresh(p, codec.legal) for p in positions]),
         (f"engine view(seat, {opts})", lambda: [p.view(p.current_player, **opts) for p in positions]),
         ("codec.observe(view)", lambda: [codec.observe(v) for v in views]),
-        ("engine apply()", lambda: [q.apply(a) for q, a in pairs]),
     ]
+    if compact:
+        parts += [
+            ("engine observation_view(seat)",
+             lambda: [p.observation_view(p.current_player, log_tail=codec.history) for p in positions]),
+            ("codec.observe_compact(view)", lambda: [codec.observe_compact(v) for v in cviews]),
+        ]
+    parts.append(("engine apply()", lambda: [q.apply(a) for q, a in pairs]))
     print(f"\n{name} {options}: microseconds per step over {len(positions)} positions")
     for label, fn in parts:
         if "apply" not in label:

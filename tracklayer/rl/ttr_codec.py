@@ -24,7 +24,9 @@ import numpy as np
 from tracklayer.core.action import Action
 from tracklayer.ttr.actions import NONE
 from tracklayer.ttr.board import GRAY, Board, Variant
+from tracklayer.ttr.legal import COLORED, GRAYED, ActionList
 from tracklayer.ttr.rules import TUNNEL_REVEAL
+from tracklayer.ttr.view import ObservationView
 
 if TYPE_CHECKING:
     from tracklayer.ttr.game import TTRGame
@@ -105,8 +107,11 @@ class TTRCodec:
         self._fixed[self._pass_i] = table.pass_
         if self.has_tunnels:
             self._fixed[self._decline_i] = table.decline
+        self._claim_base: list[int] = []  # index of the first payment of each route
+        self._block_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}  # ActionList block -> its indices
         i = self._claim0
         for r, opts in enumerate(claim_opts):
+            self._claim_base.append(i)
             for color, nl in opts:
                 a = table.claim(r, color, nl)
                 self._fixed[i] = a
@@ -180,6 +185,14 @@ class TTRCodec:
         self.obs_size = pos
         self._phase_ix = {p: i for i, p in enumerate(PHASES)}
         self._kind_ix = {k: i for i, k in enumerate(MOVE_KINDS)}
+        # for the compact path (observe_game): relative seat of every seat as seen by each observer, the
+        # slot of each field per relative seat, and the scale of every per-seat field
+        self._rel = [[(q - seat) % n for q in range(n)] for seat in range(n)]
+        self._seat_fields = [[self._o_players + self._rel[seat][q] * len(self.player_fields) for q in range(n)]
+                             for seat in range(n)]
+        self._dense_zero = [0.0] * self._o_routes
+        self._sparse_cache: dict[int, tuple[tuple[Any, ...], np.ndarray]] = {}
+        self._route_ones: dict[int, tuple[tuple[int, ...], np.ndarray]] = {}
 
     # ================================================================= actions
     def encode(self, game: TTRGame, action: Action) -> int:
@@ -256,6 +269,51 @@ class TTRCodec:
             bad = acts[idx.index(-1)]
             raise ValueError(f"the engine offers {bad!s}, which this encoding cannot represent")
         return idx, acts
+
+    def mask(self, game: TTRGame) -> np.ndarray:
+        """int8 0/1 mask of the legal actions of the player to move: the indices of :meth:`legal`, filled
+        from the engine's arithmetic blocks (memoised per block) instead of one action at a time."""
+        out = np.zeros(self.n_actions, dtype=np.int8)
+        legal = game.legal_actions()
+        if isinstance(legal, ActionList):
+            index = self._index
+            idx = [index[a.key] for a in legal.head]
+            memo = self._block_memo
+            for block in legal.blocks:
+                found = memo.get(block)
+                if found is None:
+                    if len(memo) > 50_000:
+                        memo.clear()
+                    found = memo[block] = self._block_indices(block)
+                idx += found
+        else:  # a few actions (second draws, keeps, tunnel payments, pass): one by one
+            idx = self.legal(game)[0]
+        out[idx] = 1
+        return out
+
+    def _block_indices(self, block: tuple[Any, ...]) -> tuple[int, ...]:
+        """Indices of the actions of one ``ActionList`` block, in its order (see ``ActionList.blocks``)."""
+        base = self._claim_base
+        routes = self.board.routes
+        kind = block[0]
+        if kind == COLORED:  # a coloured route's payments are consecutive: f .. length locomotives
+            _, targets, _length, _color, lo, width = block
+            return tuple(i for r in targets for i in range(base[r] - routes[r].locomotives + lo,
+                                                          base[r] - routes[r].locomotives + lo + width))
+        if kind == GRAYED:
+            _, targets, options = block
+            out = []
+            for r in targets:
+                route = routes[r]
+                span = route.length - route.locomotives
+                b0 = base[r] - route.locomotives
+                nc_span = self.n_colors * span
+                out += [base[r] + nc_span if c == NONE else b0 + c * span + nl for c, nl in options]
+            return tuple(out)
+        _, cities, _cost, options = block
+        slots = self.station_slots
+        offs = [slots - 1 if c == NONE else c * self.max_cost + nl for c, nl in options]
+        return tuple(self._station0 + city * slots + o for city in cities for o in offs)
 
     def block_of(self, index: int) -> tuple[str, int]:
         """(block name, offset in the block) of an action index; blocks are ``action_blocks``."""
@@ -397,6 +455,129 @@ class TTRCodec:
         obs[ones] = 1.0
         obs[at] = vals
         return obs
+
+    def observe_game(self, game: TTRGame, seat: int) -> np.ndarray:
+        """The observation of ``seat`` in ``game``: equal to ``observe(game.view(seat, **view_options))``,
+        built from the engine's compact ``game.observation_view(seat)`` (same visibility, integer ids)."""
+        return self.observe_compact(game.observation_view(seat, log_tail=self.history))
+
+    def observe_compact(self, v: ObservationView) -> np.ndarray:
+        """:meth:`observe` of the compact view: the same vector, built in three numpy writes.
+
+        The slices before ``routes`` (phases, counts, per-seat fields) are filled in a Python list and
+        written at once; routes, stations, own tickets and the offer change only on claims, stations,
+        keeps and ticket draws, so their indices are kept per observer as an array and reused while
+        they stay the same.
+        """
+        n = self.n_players
+        seat = v.seat
+        rel = self._rel[seat]
+        d = self._dense_zero[:]  # the slices phase .. players
+        d[self._o_phase + self._phase_ix[v.phase]] = 1.0
+        d[self._o_first + rel[v.first_player]] = 1.0
+        cur = v.current_player
+        if cur is not None:
+            d[self._o_to_move + rel[cur]] = 1.0
+        p0 = self._o_progress
+        turn = v.turn / TURN_SCALE
+        d[p0] = turn if turn < 1.0 else 1.0
+        final = v.final_turns_left
+        if final >= 0:
+            d[p0 + 1] = 1.0
+            d[p0 + 2] = final / n
+        scale = self._card_scale
+        h0 = self._o_hand
+        for c, count in enumerate(v.hand):
+            if count:
+                d[h0 + c] = count / scale[c]
+        market = v.market
+        nm = len(market)
+        m0 = self._o_market
+        nk = self.n_kinds
+        for c in set(market):
+            d[m0 + (nk if c < 0 else c)] = market.count(c) / nm
+        q0 = self._o_piles
+        total = self.total_cards
+        d[q0] = v.deck / total
+        d[q0 + 1] = v.discard / total
+        d[q0 + 2] = v.ticket_deck / self.n_tickets
+        wagons_scale, points_scale, nt = self.board.wagons, self.max_route_points, self.n_tickets
+        offer_size = self.offer_size
+        fields = self._seat_fields[seat]
+        stations_left = v.stations_left
+        for q in range(n):
+            base = fields[q]
+            d[base] = v.wagons[q] / wagons_scale
+            d[base + 1] = v.route_points[q] / points_scale
+            d[base + 2] = v.cards[q] / total
+            d[base + 3] = v.tickets_held[q] / nt
+            d[base + 4] = v.choosing_tickets[q] / offer_size
+            if stations_left:
+                d[base + 5] = stations_left[q] / self.board.stations
+        obs = np.zeros(self.obs_size, dtype=np.float32)
+        obs[:self._o_routes] = d
+        # routes (any claim changes them); stations, own tickets and the offer (rarer): index arrays
+        # kept per observer and reused while their inputs stay the same
+        owners = v.route_owner
+        cached = self._route_ones.get(seat)
+        if cached is None or cached[0] != owners:
+            ones = [b + rel[o] for b, o in zip(self._route_base, owners, strict=True) if o >= 0]
+            cached = self._route_ones[seat] = (owners, np.array(ones, dtype=np.intp))
+        obs[cached[1]] = 1.0
+        key = (v.station_owner, v.tickets, v.completed, v.offer)
+        cached = self._sparse_cache.get(seat)
+        if cached is None or cached[0] != key:
+            cached = self._sparse_cache[seat] = (key, self._sparse_ones(v))
+        obs[cached[1]] = 1.0
+        tunnel = v.tunnel
+        if tunnel is not None:
+            route, color, n_color, n_loco, revealed, extra = tunnel
+            lanes = self._lanes[self.board.route_labels[route]]
+            owners = v.route_owner
+            at = [self._o_tunnel_route + next((x for x in lanes if owners[x] < 0), lanes[0]),
+                  self._o_tunnel_color + (self.n_colors if color == NONE else color),
+                  self._o_tunnel_cards, self._o_tunnel_cards + 1, self._o_tunnel_extra]
+            vals = [1.0, 1.0, n_color / self.max_route_length, n_loco / self.max_route_length, extra / TUNNEL_REVEAL]
+            for c in set(revealed):
+                at.append(self._o_tunnel_revealed + c)
+                vals.append(revealed.count(c) / TUNNEL_REVEAL)
+            obs[at] = vals
+        if self.history and v.log:
+            ones = []
+            one = ones.append
+            log = v.log[-self.history:]
+            w = self._hist_width
+            base = self._o_history + (self.history - len(log)) * w  # newest last, padded at the front
+            kind_ix = self._kind_ix
+            for mover, kind, card in log:
+                one(base + rel[mover])
+                if kind == "draw":
+                    if card is None:
+                        one(base + n + 1)
+                    else:
+                        one(base + n)
+                        one(base + n + len(MOVE_KINDS) + card)
+                else:
+                    one(base + n + kind_ix[kind])
+                base += w
+            obs[ones] = 1.0
+        return obs
+
+    def _sparse_ones(self, v: ObservationView) -> np.ndarray:
+        """Indices set to 1 in the slices stations, tickets and offer of a compact view."""
+        n = self.n_players
+        rel = self._rel[v.seat]
+        s0 = self._o_stations
+        ones = [s0 + city * n + rel[o] for city, o in enumerate(v.station_owner) if o >= 0]
+        t0 = self._o_tickets
+        for t, done in zip(v.tickets, v.completed, strict=True):
+            ones.append(t0 + 2 * t)
+            if done:
+                ones.append(t0 + 2 * t + 1)
+        f0 = self._o_offer
+        nt = self.n_tickets
+        ones += [f0 + pos * nt + t for pos, t in enumerate(v.offer)]
+        return np.array(ones, dtype=np.intp)
 
     @property
     def view_options(self) -> dict[str, Any]:
