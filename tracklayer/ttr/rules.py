@@ -46,6 +46,7 @@ class Rules:
         # payment options by hand, then by (length << 4 | ferry locomotives): a pure function, memoised
         self._pay_memo: dict[tuple[int, ...], dict[int, tuple[tuple[int, int], ...]]] = {}
         self._bit_lists: dict[int, tuple[int, ...]] = {}
+        self._claimable_memo: dict[tuple[int, int, int], tuple[tuple[tuple[int, int, int], tuple[int, ...]], ...]] = {}
         routes = board.routes
         self._wagon_masks = [sum(1 << r.index for r in routes if r.length <= w)
                              for w in range(max(r.length for r in routes) + 1)]
@@ -181,19 +182,28 @@ class Rules:
                 out.add_stations(free, cost, opts)
         return out
 
-    def _claimable(self, s: State, p: int) -> list[tuple[tuple[int, int, int], tuple[int, ...]]]:
+    def _claimable(self, s: State, p: int) -> tuple[tuple[tuple[int, int, int], tuple[int, ...]], ...]:
         """Routes ``p`` may claim (ignoring cards), grouped by payment signature (colour, length, ferry).
 
         Works on bitmasks kept up to date by ``_take_route``: one AND per signature instead of a
-        check per route, and the route lists of a masked group are memoised by their bits.
+        check per route, and the route lists of a masked group are memoised by their bits. The whole
+        answer is a pure function of (open routes, the player's barred lanes, wagons up to the longest
+        route), which change only on claims: memoised on those.
         """
         wagons = s.wagons[p]
-        avail = s.open_routes & ~s.barred[p] & self._wagon_masks[wagons if wagons < self._longest else self._longest]
+        key = (s.open_routes, s.barred[p], wagons if wagons < self._longest else self._longest)
+        memo = self._claimable_memo
+        out = memo.get(key)
+        if out is not None:
+            return out
+        if len(memo) > 20_000:
+            memo.clear()
         open_routes = s.open_routes
+        avail = open_routes & ~key[1] & self._wagon_masks[key[2]]
         for low, high in self._identical:
             if open_routes >> low & 1:
                 avail &= ~(1 << high)  # an identical lane with a lower id is offered instead
-        out = []
+        groups = []
         lists = self._bit_lists
         for sig, mask in self._sig_masks:
             sub = avail & mask
@@ -201,7 +211,8 @@ class Rules:
                 routes = lists.get(sub)
                 if routes is None:
                     routes = lists[sub] = tuple(i for i in range(sub.bit_length()) if sub >> i & 1)
-                out.append((sig, routes))
+                groups.append((sig, routes))
+        out = memo[key] = tuple(groups)  # shared by every caller: immutable
         return out
 
     def _gray_payments(self, hand: list[int], length: int, ferry: int) -> tuple[tuple[int, int], ...]:

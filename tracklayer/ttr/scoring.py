@@ -29,28 +29,31 @@ class HeldTicket:
     id: str = ""
 
 
-def _connected(n: int, edges: Sequence[tuple[int, int]]) -> list[int]:
-    parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for u, v in edges:
-        ru, rv = find(u), find(v)
-        if ru != rv:
-            parent[ru] = rv
-    return [find(x) for x in range(n)]
-
-
 def ticket_progress(board: Board, routes: Sequence[int], tickets: Sequence[HeldTicket]) -> list[bool]:
-    """Which tickets the player's own routes already complete (stations not counted)."""
+    """Which tickets the player's own routes already complete (stations not counted).
+
+    A union-find over the cities the routes touch only (a player owns a few dozen routes at most), as
+    views ask for it after every claim.
+    """
     if not tickets:
         return []
-    comp = _connected(len(board.cities), [(board.routes[r].a, board.routes[r].b) for r in routes])
-    return [comp[t.a] == comp[t.b] for t in tickets]
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        root = x
+        while root in parent:
+            root = parent[root]
+        while x != root:  # path compression
+            parent[x], x = root, parent[x]
+        return root
+
+    all_routes = board.routes
+    for r in routes:
+        route = all_routes[r]
+        ra, rb = find(route.a), find(route.b)
+        if ra != rb:
+            parent[ra] = rb
+    return [find(t.a) == find(t.b) for t in tickets]
 
 
 def score_position(
