@@ -113,7 +113,7 @@ class Episode:
 
     @property
     def done(self) -> bool:
-        return self.over or self.truncated
+        return self.game.is_over or self.steps >= self.max_steps
 
     @property
     def current(self) -> int | None:
@@ -164,7 +164,8 @@ class Episode:
 
     def action_mask(self, seat: int) -> np.ndarray:
         """int8 0/1 mask over the action space: the legal moves if ``seat`` is to move, else zeros."""
-        if seat == self.game.current_player and not self.done:
+        game = self.game
+        if seat == game.state.current and not game.is_over and self.steps < self.max_steps:
             return self._legal_mask().copy()
         return np.zeros(self.n_actions, dtype=np.int8)
 

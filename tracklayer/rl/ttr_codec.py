@@ -16,6 +16,7 @@ colour and the count), and keeping tickets is a bitmask over the positions of th
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -191,8 +192,8 @@ class TTRCodec:
         self._seat_fields = [[self._o_players + self._rel[seat][q] * len(self.player_fields) for q in range(n)]
                              for seat in range(n)]
         self._dense_zero = [0.0] * self._o_routes
-        self._sparse_cache: dict[int, tuple[tuple[Any, ...], np.ndarray]] = {}
-        self._route_ones: dict[int, tuple[tuple[int, ...], np.ndarray]] = {}
+        self._templates: dict[int, tuple[Any, ...]] = {}  # observer -> (routes, rest, indices, indices, vector)
+        self._owned: tuple[tuple[int, ...], list[tuple[int, int]]] = ((), [])  # owners -> (slot, owner) pairs
 
     # ================================================================= actions
     def encode(self, game: TTRGame, action: Action) -> int:
@@ -288,7 +289,7 @@ class TTRCodec:
                 idx += found
         else:  # a few actions (second draws, keeps, tunnel payments, pass): one by one
             idx = self.legal(game)[0]
-        out[idx] = 1
+        out[np.frombuffer(array("q", idx), dtype=np.int64)] = 1  # no per-item type discovery
         return out
 
     def _block_indices(self, block: tuple[Any, ...]) -> tuple[int, ...]:
@@ -462,12 +463,12 @@ class TTRCodec:
         return self.observe_compact(game.observation_view(seat, log_tail=self.history))
 
     def observe_compact(self, v: ObservationView) -> np.ndarray:
-        """:meth:`observe` of the compact view: the same vector, built in three numpy writes.
+        """:meth:`observe` of the compact view: the same vector, built in few numpy calls.
 
         The slices before ``routes`` (phases, counts, per-seat fields) are filled in a Python list and
-        written at once; routes, stations, own tickets and the offer change only on claims, stations,
-        keeps and ticket draws, so their indices are kept per observer as an array and reused while
-        they stay the same.
+        written at once into a copy of the observer's template: the slices routes, stations, tickets
+        and offer, which change only on claims, stations, keeps and ticket draws, rebuilt when their
+        inputs change.
         """
         n = self.n_players
         seat = v.seat
@@ -514,21 +515,27 @@ class TTRCodec:
             d[base + 4] = v.choosing_tickets[q] / offer_size
             if stations_left:
                 d[base + 5] = stations_left[q] / self.board.stations
-        obs = np.zeros(self.obs_size, dtype=np.float32)
-        obs[:self._o_routes] = d
-        # routes (any claim changes them); stations, own tickets and the offer (rarer): index arrays
-        # kept per observer and reused while their inputs stay the same
+        # routes (any claim changes them), and stations, own tickets and the offer (rarer) are kept per
+        # observer as a template vector, rebuilt only when their inputs change
         owners = v.route_owner
-        cached = self._route_ones.get(seat)
-        if cached is None or cached[0] != owners:
-            ones = [b + rel[o] for b, o in zip(self._route_base, owners, strict=True) if o >= 0]
-            cached = self._route_ones[seat] = (owners, np.array(ones, dtype=np.intp))
-        obs[cached[1]] = 1.0
-        key = (v.station_owner, v.tickets, v.completed, v.offer)
-        cached = self._sparse_cache.get(seat)
-        if cached is None or cached[0] != key:
-            cached = self._sparse_cache[seat] = (key, self._sparse_ones(v))
-        obs[cached[1]] = 1.0
+        rest = (v.station_owner, v.tickets, v.completed, v.offer)
+        t = self._templates.get(seat)
+        if t is None or t[0] != owners or t[1] != rest:
+            if t is not None and t[0] == owners:
+                route_ones = t[2]
+            else:
+                owned = self._owned
+                if owned[0] != owners:  # the same claims reach every observer: scan the routes once for all
+                    owned = self._owned = (owners, [(b, o) for b, o in zip(self._route_base, owners, strict=True)
+                                                    if o >= 0])
+                route_ones = np.array([b + rel[o] for b, o in owned[1]], dtype=np.intp)
+            rest_ones = t[3] if t is not None and t[1] == rest else self._sparse_ones(v)
+            template = np.zeros(self.obs_size, dtype=np.float32)
+            template[route_ones] = 1.0
+            template[rest_ones] = 1.0
+            t = self._templates[seat] = (owners, rest, route_ones, rest_ones, template)
+        obs = t[4].copy()
+        obs[:self._o_routes] = np.frombuffer(array("f", d), dtype=np.float32)  # no per-item type discovery
         tunnel = v.tunnel
         if tunnel is not None:
             route, color, n_color, n_loco, revealed, extra = tunnel

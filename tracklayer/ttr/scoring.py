@@ -30,12 +30,17 @@ class HeldTicket:
 
 
 def ticket_progress(board: Board, routes: Sequence[int], tickets: Sequence[HeldTicket]) -> list[bool]:
-    """Which tickets the player's own routes already complete (stations not counted).
+    """Which tickets the player's own routes already complete (stations not counted)."""
+    return joined_pairs(board, routes, [(t.a, t.b) for t in tickets])
+
+
+def joined_pairs(board: Board, routes: Sequence[int], pairs: Sequence[tuple[int, int]]) -> list[bool]:
+    """Per ``(city, city)`` pair: do ``routes`` join them?
 
     A union-find over the cities the routes touch only (a player owns a few dozen routes at most), as
     views ask for it after every claim.
     """
-    if not tickets:
+    if not pairs:
         return []
     parent: dict[int, int] = {}
 
@@ -53,7 +58,7 @@ def ticket_progress(board: Board, routes: Sequence[int], tickets: Sequence[HeldT
         ra, rb = find(route.a), find(route.b)
         if ra != rb:
             parent[ra] = rb
-    return [find(t.a) == find(t.b) for t in tickets]
+    return [find(a) == find(b) for a, b in pairs]
 
 
 def score_position(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tracklayer.ttr.actions import DrawCard, KeepTickets
 from tracklayer.ttr.cards import EMPTY
-from tracklayer.ttr.scoring import HeldTicket, ticket_progress
+from tracklayer.ttr.scoring import joined_pairs
 from tracklayer.ttr.state import FREE, OVER
 
 if TYPE_CHECKING:
@@ -52,13 +52,20 @@ def tickets_completed(game: TTRGame, seat: int, owners: tuple[int, ...] | None =
     if done is None:
         if len(memo) > 1024:
             memo.clear()
-        owned = tuple([r for r, o in enumerate(owners) if o == seat])
-        key2 = (owned, key[2])  # the routes of others changed: same answer
+        owned = []  # the seat's routes, found by C-level scans (a Python loop over every route costs more)
+        find = owners.index
+        r = -1
+        try:
+            while True:
+                r = find(seat, r + 1)
+                owned.append(r)
+        except ValueError:
+            pass
+        key2 = (tuple(owned), key[2])  # only the routes of others changed: same answer
         done = memo.get(key2)
         if done is None:
             tickets = game.tickets
-            done = memo[key2] = tuple(ticket_progress(game.board, owned,
-                                                      [HeldTicket(tickets[t].a, tickets[t].b, 0) for t in held]))
+            done = memo[key2] = tuple(joined_pairs(game.board, owned, [(tickets[t].a, tickets[t].b) for t in held]))
         memo[key] = done
     return done
 
