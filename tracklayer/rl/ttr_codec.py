@@ -283,7 +283,7 @@ class TTRCodec:
             for block in legal.blocks:
                 found = memo.get(block)
                 if found is None:
-                    if len(memo) > 50_000:
+                    if len(memo) > 1_000:  # small: long-lived entries make the collector's full passes cost
                         memo.clear()
                     found = memo[block] = self._block_indices(block)
                 idx += found

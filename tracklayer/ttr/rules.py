@@ -56,6 +56,12 @@ class Rules:
             sig = (r.color, r.length, r.locomotives)
             sigs[sig] = sigs.get(sig, 0) | 1 << r.index
         self._sig_masks = sorted(sigs.items(), key=lambda kv: (kv[1] & -kv[1]).bit_length())
+        # the same signatures per colour, shortest first, with their place in that order (see _claimable)
+        per_color: dict[int, list[tuple[int, int, int, int]]] = {}
+        for order, ((color, length, ferry), mask) in enumerate(self._sig_masks):
+            per_color.setdefault(color, []).append((length, ferry, order, mask))
+        colors = sorted(per_color, key=lambda c: (c == GRAY, c))  # GRAY last
+        self._color_sigs = tuple((c, tuple(sorted(per_color[c]))) for c in colors)
         self._identical = [(r.identical_to, r.index) for r in routes if r.identical_to != r.index]
         self._twin_masks = [sum(1 << t for t in r.twins) for r in routes]
         self._free_cities: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -218,25 +224,30 @@ class Rules:
         out = memo.get(key)
         if out is not None:
             return out
-        if len(memo) > 20_000:
-            memo.clear()
+        if len(memo) > 32:  # the key changes only on claims: recent positions are all that repeat, and a
+            memo.clear()  # small memo keeps the garbage collector's long-lived generation small
         open_routes = s.open_routes
         avail = open_routes & ~key[1] & self._wagon_masks[key[2]]
         for low, high in self._identical:
             if open_routes >> low & 1:
                 avail &= ~(1 << high)  # an identical lane with a lower id is offered instead
-        colored: dict[int, list[tuple[int, int, int, tuple[int, ...]]]] = {}
-        gray: list[tuple[int, int, int, tuple[int, ...]]] = []
         lists = self._bit_lists
-        for order, ((color, length, ferry), mask) in enumerate(self._sig_masks):
-            sub = avail & mask
-            if sub:
-                routes = lists.get(sub)
-                if routes is None:
-                    routes = lists[sub] = tuple(i for i in range(sub.bit_length()) if sub >> i & 1)
-                (gray if color == GRAY else colored.setdefault(color, [])).append((length, ferry, order, routes))
-        # shared by every caller: immutable
-        out = memo[key] = (tuple((c, tuple(sorted(g))) for c, g in sorted(colored.items())), tuple(sorted(gray)))
+        by_color = []
+        gray: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
+        for color, sigs in self._color_sigs:  # the colours, then GRAY
+            found = []
+            for length, ferry, order, mask in sigs:
+                sub = avail & mask
+                if sub:
+                    routes = lists.get(sub)
+                    if routes is None:
+                        routes = lists[sub] = tuple(i for i in range(sub.bit_length()) if sub >> i & 1)
+                    found.append((length, ferry, order, routes))
+            if color == GRAY:
+                gray = tuple(found)
+            elif found:
+                by_color.append((color, tuple(found)))
+        out = memo[key] = (tuple(by_color), gray)  # shared by every caller: immutable
         return out
 
     def _gray_payments(self, hand: list[int], length: int, ferry: int) -> tuple[tuple[int, int], ...]:

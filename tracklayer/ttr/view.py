@@ -50,7 +50,7 @@ def tickets_completed(game: TTRGame, seat: int, owners: tuple[int, ...] | None =
     key = (seat, owners, tuple(held))
     done = memo.get(key)
     if done is None:
-        if len(memo) > 1024:
+        if len(memo) > 64:  # entries change after claims: only recent positions repeat
             memo.clear()
         owned = []  # the seat's routes, found by C-level scans (a Python loop over every route costs more)
         find = owners.index
