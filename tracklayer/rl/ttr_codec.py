@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
+from operator import truediv
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -186,12 +187,13 @@ class TTRCodec:
         self.obs_size = pos
         self._phase_ix = {p: i for i, p in enumerate(PHASES)}
         self._kind_ix = {k: i for i, k in enumerate(MOVE_KINDS)}
-        # for the compact path (observe_game): relative seat of every seat as seen by each observer, the
-        # slot of each field per relative seat, and the scale of every per-seat field
+        # for the compact path (observe_compact): relative seat of every seat as seen by each observer,
+        # one-hot rows, and the seats in relative order
         self._rel = [[(q - seat) % n for q in range(n)] for seat in range(n)]
-        self._seat_fields = [[self._o_players + self._rel[seat][q] * len(self.player_fields) for q in range(n)]
-                             for seat in range(n)]
-        self._dense_zero = [0.0] * self._o_routes
+        self._phase_rows = {p: [1.0 if q == p else 0.0 for q in PHASES] for p in PHASES}
+        self._seat_rows = [[1.0 if q == r else 0.0 for q in range(n)] for r in range(n)] + [[0.0] * n]
+        self._market_kinds = (*range(nk), -1)  # per card kind, then the empty slots
+        self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]  # seats by relative seat
         self._templates: dict[int, tuple[Any, ...]] = {}  # observer -> (routes, rest, indices, indices, vector)
         self._owned: tuple[tuple[int, ...], list[tuple[int, int]]] = ((), [])  # owners -> (slot, owner) pairs
 
@@ -473,48 +475,27 @@ class TTRCodec:
         n = self.n_players
         seat = v.seat
         rel = self._rel[seat]
-        d = self._dense_zero[:]  # the slices phase .. players
-        d[self._o_phase + self._phase_ix[v.phase]] = 1.0
-        d[self._o_first + rel[v.first_player]] = 1.0
+        rows = self._seat_rows  # one-hot rows per relative seat, the last one all zero
         cur = v.current_player
-        if cur is not None:
-            d[self._o_to_move + rel[cur]] = 1.0
-        p0 = self._o_progress
         turn = v.turn / TURN_SCALE
-        d[p0] = turn if turn < 1.0 else 1.0
         final = v.final_turns_left
-        if final >= 0:
-            d[p0 + 1] = 1.0
-            d[p0 + 2] = final / n
-        scale = self._card_scale
-        h0 = self._o_hand
-        for c, count in enumerate(v.hand):
-            if count:
-                d[h0 + c] = count / scale[c]
         market = v.market
         nm = len(market)
-        m0 = self._o_market
-        nk = self.n_kinds
-        for c in set(market):
-            d[m0 + (nk if c < 0 else c)] = market.count(c) / nm
-        q0 = self._o_piles
         total = self.total_cards
-        d[q0] = v.deck / total
-        d[q0 + 1] = v.discard / total
-        d[q0 + 2] = v.ticket_deck / self.n_tickets
-        wagons_scale, points_scale, nt = self.board.wagons, self.max_route_points, self.n_tickets
-        offer_size = self.offer_size
-        fields = self._seat_fields[seat]
+        # the slices phase .. players, in order, as one list
+        d = (self._phase_rows[v.phase] + rows[-1 if cur is None else rel[cur]] + rows[rel[v.first_player]]
+             + [turn if turn < 1.0 else 1.0, 1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n]
+             + list(map(truediv, v.hand, self._card_scale))
+             + [market.count(c) / nm for c in self._market_kinds]
+             + [v.deck / total, v.discard / total, v.ticket_deck / self.n_tickets])
+        ws, ps, nt, os_ = self.board.wagons, self.max_route_points, self.n_tickets, self.offer_size
+        wagons, points, cards, held, choosing = v.wagons, v.route_points, v.cards, v.tickets_held, v.choosing_tickets
         stations_left = v.stations_left
-        for q in range(n):
-            base = fields[q]
-            d[base] = v.wagons[q] / wagons_scale
-            d[base + 1] = v.route_points[q] / points_scale
-            d[base + 2] = v.cards[q] / total
-            d[base + 3] = v.tickets_held[q] / nt
-            d[base + 4] = v.choosing_tickets[q] / offer_size
+        ss = self.board.stations
+        for q in self._order[seat]:
+            d += (wagons[q] / ws, points[q] / ps, cards[q] / total, held[q] / nt, choosing[q] / os_)
             if stations_left:
-                d[base + 5] = stations_left[q] / self.board.stations
+                d.append(stations_left[q] / ss)
         # routes (any claim changes them), and stations, own tickets and the offer (rarer) are kept per
         # observer as a template vector, rebuilt only when their inputs change
         owners = v.route_owner
