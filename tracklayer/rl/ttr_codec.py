@@ -276,11 +276,12 @@ class TTRCodec:
     def mask(self, game: TTRGame) -> np.ndarray:
         """int8 0/1 mask of the legal actions of the player to move: the indices of :meth:`legal`, filled
         from the engine's arithmetic blocks (memoised per block) instead of one action at a time."""
-        out = np.zeros(self.n_actions, dtype=np.int8)
         legal = game.legal_actions()
+        out = bytearray(self.n_actions)  # filled item by item, then viewed as int8 (no numpy call per part)
         if isinstance(legal, ActionList):
             index = self._index
-            idx = [index[a.key] for a in legal.head]
+            for a in legal.head:
+                out[index[a.key]] = 1
             memo = self._block_memo
             for block in legal.blocks:
                 found = memo.get(block)
@@ -288,11 +289,12 @@ class TTRCodec:
                     if len(memo) > 1_000:  # small: long-lived entries make the collector's full passes cost
                         memo.clear()
                     found = memo[block] = self._block_indices(block)
-                idx += found
+                for i in found:
+                    out[i] = 1
         else:  # a few actions (second draws, keeps, tunnel payments, pass): one by one
-            idx = self.legal(game)[0]
-        out[np.frombuffer(array("q", idx), dtype=np.int64)] = 1  # no per-item type discovery
-        return out
+            for i in self.legal(game)[0]:
+                out[i] = 1
+        return np.frombuffer(out, dtype=np.int8)
 
     def _block_indices(self, block: tuple[Any, ...]) -> tuple[int, ...]:
         """Indices of the actions of one ``ActionList`` block, in its order (see ``ActionList.blocks``)."""
