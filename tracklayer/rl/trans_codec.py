@@ -133,10 +133,9 @@ class TransCodec:
 
     def mask(self, game: TransGame) -> np.ndarray:
         """int8 0/1 mask of the legal actions of the player to move (the indices of :meth:`legal`)."""
-        out = bytearray(self.n_actions)
-        for i in self.legal(game)[0]:
-            out[i] = 1
-        return np.frombuffer(out, dtype=np.int8)
+        out = np.zeros(self.n_actions, dtype=np.int8)
+        out[self.legal(game)[0]] = 1
+        return out
 
     def observe_game(self, game: TransGame, seat: int) -> np.ndarray:
         """The observation of ``seat``: ``observe(game.view(seat, **view_options))``."""
