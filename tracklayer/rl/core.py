@@ -171,7 +171,7 @@ class Episode:
 
     def legal_action(self, index: int) -> Action | None:
         """The legal engine action of ``index`` for the player to move, or None."""
-        if not 0 <= index < self.n_actions or not self._legal_mask()[index]:
+        if not 0 <= index < self.n_actions or not self._legal_mask().item(index):
             return None
         return self.codec.decode(self.game, index)
 

@@ -106,6 +106,9 @@ class ObservationView(NamedTuple):
     log: tuple[tuple[int, str, int | None], ...]  # latest moves: (mover, action kind, card of a draw else None)
 
 
+_new_view = tuple.__new__
+
+
 def build_observation_view(game: TTRGame, seat: int, log_tail: int = 0) -> ObservationView:
     """The compact view of ``seat`` (see :class:`ObservationView`); ``log_tail`` latest moves in ``log``."""
     b = game.board
@@ -117,7 +120,7 @@ def build_observation_view(game: TTRGame, seat: int, log_tail: int = 0) -> Obser
     if log_tail:
         log = tuple((m, a.kind, a.key[1] if isinstance(a, DrawCard) else None)
                     for m, a, _note in game.move_log[-log_tail:])
-    return ObservationView(
+    return _new_view(ObservationView, (  # type: ignore[return-value]  # tuple.__new__: no Python-level frame
         seat,
         s.phase,
         None if s.phase == OVER else s.current,
@@ -142,7 +145,7 @@ def build_observation_view(game: TTRGame, seat: int, log_tail: int = 0) -> Obser
         tuple(s.offers[seat]),
         None if t is None else (t.route, t.color, t.n_color, t.n_loco, tuple(t.revealed), t.extra),
         log,
-    )
+    ))
 
 
 def public_move(game: TTRGame, seat: int | None, mover: int, action: object) -> str:
