@@ -8,6 +8,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tracklayer
 from tracklayer.rl import make_raw_env
@@ -59,6 +61,77 @@ def test_hidden_information_of_others_never_changes_an_observation(game, variant
             obs3 = codec.observe(mine.view(seat, **codec.view_options))
             changed_own += not np.array_equal(obs, obs3)
     assert changed_own > 0 and changed_hidden > 0
+
+
+@pytest.mark.parametrize(("game", "variant", "n"), [("ttr-europe", "classic", 3), ("ttr-europe", "mega", 2),
+                                                     ("ttr-new-york", None, 3)])
+def test_hidden_information_of_others_never_changes_the_compact_observation(game, variant, n) -> None:
+    """The same check on the path the environments use: ``observe_game`` reads ``observation_view``."""
+    rnd = random.Random(8)
+    changed_own = 0
+    for g in random_positions(game, variant, n, range(2), every=3):
+        codec = ttr_codec(g, history=HISTORY)
+        for seat in range(n):
+            obs = codec.observe_game(g, seat)
+            other = hide_and_reshuffle(g, seat, rnd)
+            obs2 = codec.observe_game(other, seat)
+            assert np.array_equal(obs, obs2), codec.describe(obs) + "\n---\n" + codec.describe(obs2)
+            mine = g.clone()
+            mine.state.hands[seat][0] += 1
+            changed_own += not np.array_equal(obs, codec.observe_game(mine, seat))
+    assert changed_own > 0
+
+
+CONFIGS = [("ttr-europe", "classic", 2), ("ttr-europe", "classic", 5), ("ttr-europe", "1912", 3),
+           ("ttr-europe", "mega", 4), ("ttr-europe", "big-cities", 2), ("ttr-new-york", None, 2),
+           ("ttr-new-york", None, 4)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32), moves=st.integers(0, 400),
+       history=st.sampled_from([0, 1, HISTORY]), data=st.data())
+def test_compact_observation_equals_the_json_view_observation(config, seed, moves, history, data) -> None:
+    """The fast path (engine ``observation_view`` -> ``observe_compact``) gives exactly the vector of the
+    reference path (engine ``view`` -> ``observe``) on random positions, for every seat, including
+    positions where the codec's per-observer caches were filled by another game."""
+    game, variant, n = config
+    g = tracklayer.new_game(game, n, seed=seed, variant=variant)
+    codec = ttr_codec(g, history=history)
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        if g.is_over:
+            break
+        legal = g.legal_actions()
+        g.apply(legal[rnd.randrange(len(legal))])
+    seats = data.draw(st.permutations(range(n)))
+    for seat in seats:
+        ref = codec.observe(g.view(seat, **codec.view_options))
+        assert np.array_equal(codec.observe_game(g, seat), ref), f"seat {seat} after {len(g.moves)} moves"
+    if not g.is_over:  # one more move: the caches must follow the position
+        legal = g.legal_actions()
+        g.apply(legal[rnd.randrange(len(legal))])
+        for seat in seats:
+            assert np.array_equal(codec.observe_game(g, seat), codec.observe(g.view(seat, **codec.view_options)))
+
+
+def test_env_observations_follow_every_move_of_a_game() -> None:
+    """Through the environment (cached per position): every observation of every agent equals the
+    reference path, move after move, across episodes."""
+    env = make_raw_env("ttr_europe_v1", players=3, history=2)
+    codec = env.codec
+    rng = np.random.default_rng(1)
+    for episode in range(2):
+        env.reset(seed=episode)
+        for _agent in env.agent_iter(max_iter=300):
+            for other in env.agents:
+                seat = env.possible_agents.index(other)
+                ref = codec.observe(env.game.view(seat, **codec.view_options))
+                assert np.array_equal(env.observe(other)["observation"], ref)
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
 def test_observation_uses_only_the_json_view_and_stays_in_bounds() -> None:

@@ -87,19 +87,20 @@ class TracklayerAECEnv(AECEnv):
             raise ValueError(f"{agent} is to move: pass an action index, not None")
         ep.play(int(action))
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        if ep.over:
-            for a, r in zip(self.agents, ep.rewards(), strict=True):
-                self.rewards[a] = r
-                self.terminations[a] = True
-                self.infos[a] = ep.final_info(self._seat[a])
-        elif ep.truncated:
-            for a in self.agents:
-                self.truncations[a] = True
-                self.infos[a] = ep.final_info(self._seat[a])
-        else:
+        if not ep.done:  # rewards come only at the end: they are all zero here, nothing to clear or add up
             self.agent_selection = self.possible_agents[ep.current]
-        self._accumulate_rewards()
+        else:
+            self._clear_rewards()
+            if ep.over:
+                for a, r in zip(self.agents, ep.rewards(), strict=True):
+                    self.rewards[a] = r
+                    self.terminations[a] = True
+                    self.infos[a] = ep.final_info(self._seat[a])
+            else:
+                for a in self.agents:
+                    self.truncations[a] = True
+                    self.infos[a] = ep.final_info(self._seat[a])
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

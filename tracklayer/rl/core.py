@@ -2,8 +2,9 @@
 
 An :class:`EnvSpec` names a game and how to build its codec (action encoding + observation tensor;
 one module per game family, e.g. ``ttr_codec``). An :class:`Episode` is one engine game driven by
-integer actions: it seeds and starts games, caches the legal actions of the position, builds
-observations from ``game.view(seat)`` only, applies indices, and turns ``game.result()`` into
+integer actions: it seeds and starts games, caches the mask and the observations of the position,
+builds observations from what the seat may see only (``codec.observe_game``: the seat's view),
+applies indices, and turns ``game.result()`` into
 rewards. Adding a game family means writing its codec and one ``EnvSpec``.
 """
 
@@ -72,7 +73,12 @@ class Episode:
         self.steps = 0
         self.np_random: np.random.Generator | None = None
         self._legal_at = -1
+        self._legal_game: Any = None
         self._legal: tuple[list[int], list[Action]] = ([], [])
+        self._cached_game: Any = None  # the position the caches below belong to
+        self._cached_moves = -1
+        self._obs_cache: dict[int, np.ndarray] = {}
+        self._mask_cache: np.ndarray | None = None
         self._result: dict[str, Any] | None = None
 
     def _start(self, seed: int, first: int) -> Any:
@@ -107,7 +113,7 @@ class Episode:
 
     @property
     def done(self) -> bool:
-        return self.over or self.truncated
+        return self.game.is_over or self.steps >= self.max_steps
 
     @property
     def current(self) -> int | None:
@@ -115,31 +121,59 @@ class Episode:
         return self.game.current_player
 
     # ------------------------------------------------------------------ what agents see
+    def _position(self) -> None:
+        """Drop the per-position caches when the game moved on (or was replaced)."""
+        game = self.game
+        moves = len(game.moves)
+        if self._cached_game is not game or self._cached_moves != moves:
+            self._cached_game = game
+            self._cached_moves = moves
+            self._obs_cache.clear()
+            self._mask_cache = None
+
     def observation(self, seat: int) -> np.ndarray:
-        return self.codec.observe(self.game.view(seat, **self.view_options))
+        """The observation of ``seat`` (cached until the next move; every call gets its own array).
+
+        The codec builds it from the seat's view only: ``codec.observe_game(game, seat)`` equals
+        ``codec.observe(game.view(seat, **view_options))`` (tests/rl check both, and that hidden
+        information never changes either)."""
+        self._position()
+        obs = self._obs_cache.get(seat)
+        if obs is None:
+            obs = self._obs_cache[seat] = self.codec.observe_game(self.game, seat)
+        return obs.copy()
 
     def legal(self) -> tuple[list[int], list[Action]]:
         """Indices and engine actions of the legal moves of the player to move (cached per position)."""
         moves = len(self.game.moves)
-        if self._legal_at != moves:
+        if self._legal_at != moves or self._legal_game is not self.game:
             self._legal = ([], []) if self.game.is_over else self.codec.legal(self.game)
             self._legal_at = moves
+            self._legal_game = self.game
         return self._legal
+
+    def _legal_mask(self) -> np.ndarray:
+        """The mask of the player to move (zeros when the game is over), cached per position."""
+        self._position()
+        if self._mask_cache is None:
+            if self.game.is_over:
+                self._mask_cache = np.zeros(self.n_actions, dtype=np.int8)
+            else:
+                self._mask_cache = self.codec.mask(self.game)
+        return self._mask_cache
 
     def action_mask(self, seat: int) -> np.ndarray:
         """int8 0/1 mask over the action space: the legal moves if ``seat`` is to move, else zeros."""
-        mask = np.zeros(self.n_actions, dtype=np.int8)
-        if seat == self.game.current_player and not self.done:
-            mask[self.legal()[0]] = 1
-        return mask
+        game = self.game
+        if seat == game.state.current and not game.is_over and self.steps < self.max_steps:
+            return self._legal_mask().copy()
+        return np.zeros(self.n_actions, dtype=np.int8)
 
     def legal_action(self, index: int) -> Action | None:
         """The legal engine action of ``index`` for the player to move, or None."""
-        idx, acts = self.legal()
-        try:
-            return acts[idx.index(index)]
-        except ValueError:
+        if not 0 <= index < self.n_actions or not self._legal_mask().item(index):
             return None
+        return self.codec.decode(self.game, index)
 
     # ------------------------------------------------------------------ moves
     def play(self, index: int) -> Action:

@@ -131,6 +131,16 @@ class TransCodec:
             raise ValueError(f"the engine offers {acts[idx.index(-1)]!s}, which this encoding cannot represent")
         return idx, acts
 
+    def mask(self, game: TransGame) -> np.ndarray:
+        """int8 0/1 mask of the legal actions of the player to move (the indices of :meth:`legal`)."""
+        out = np.zeros(self.n_actions, dtype=np.int8)
+        out[self.legal(game)[0]] = 1
+        return out
+
+    def observe_game(self, game: TransGame, seat: int) -> np.ndarray:
+        """The observation of ``seat``: ``observe(game.view(seat, **view_options))``."""
+        return self.observe(game.view(seat, **self.view_options))
+
     def block_of(self, index: int) -> tuple[str, int]:
         for name, rng in self.action_blocks.items():
             if index in rng:

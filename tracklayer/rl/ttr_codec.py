@@ -16,7 +16,9 @@ colour and the count), and keeping tickets is a bitmask over the positions of th
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
+from operator import truediv
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -24,7 +26,9 @@ import numpy as np
 from tracklayer.core.action import Action
 from tracklayer.ttr.actions import NONE
 from tracklayer.ttr.board import GRAY, Board, Variant
+from tracklayer.ttr.legal import COLORED, GRAYED, ActionList
 from tracklayer.ttr.rules import TUNNEL_REVEAL
+from tracklayer.ttr.view import ObservationView
 
 if TYPE_CHECKING:
     from tracklayer.ttr.game import TTRGame
@@ -105,8 +109,11 @@ class TTRCodec:
         self._fixed[self._pass_i] = table.pass_
         if self.has_tunnels:
             self._fixed[self._decline_i] = table.decline
+        self._claim_base: list[int] = []  # index of the first payment of each route
+        self._block_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}  # ActionList block -> its indices
         i = self._claim0
         for r, opts in enumerate(claim_opts):
+            self._claim_base.append(i)
             for color, nl in opts:
                 a = table.claim(r, color, nl)
                 self._fixed[i] = a
@@ -180,6 +187,15 @@ class TTRCodec:
         self.obs_size = pos
         self._phase_ix = {p: i for i, p in enumerate(PHASES)}
         self._kind_ix = {k: i for i, k in enumerate(MOVE_KINDS)}
+        # for the compact path (observe_compact): relative seat of every seat as seen by each observer,
+        # one-hot rows, and the seats in relative order
+        self._rel = [[(q - seat) % n for q in range(n)] for seat in range(n)]
+        self._phase_rows = {p: [1.0 if q == p else 0.0 for q in PHASES] for p in PHASES}
+        self._seat_rows = [[1.0 if q == r else 0.0 for q in range(n)] for r in range(n)] + [[0.0] * n]
+        self._market_kinds = (*range(nk), -1)  # per card kind, then the empty slots
+        self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]  # seats by relative seat
+        self._templates: dict[int, tuple[Any, ...]] = {}  # observer -> (routes, rest, indices, indices, vector)
+        self._owned: tuple[tuple[int, ...], list[tuple[int, int]]] = ((), [])  # owners -> (slot, owner) pairs
 
     # ================================================================= actions
     def encode(self, game: TTRGame, action: Action) -> int:
@@ -256,6 +272,53 @@ class TTRCodec:
             bad = acts[idx.index(-1)]
             raise ValueError(f"the engine offers {bad!s}, which this encoding cannot represent")
         return idx, acts
+
+    def mask(self, game: TTRGame) -> np.ndarray:
+        """int8 0/1 mask of the legal actions of the player to move: the indices of :meth:`legal`, filled
+        from the engine's arithmetic blocks (memoised per block) instead of one action at a time."""
+        legal = game.legal_actions()
+        out = bytearray(self.n_actions)  # filled item by item, then viewed as int8 (no numpy call per part)
+        if isinstance(legal, ActionList):
+            index = self._index
+            for a in legal.head:
+                out[index[a.key]] = 1
+            memo = self._block_memo
+            for block in legal.blocks:
+                found = memo.get(block)
+                if found is None:
+                    if len(memo) > 1_000:  # small: long-lived entries make the collector's full passes cost
+                        memo.clear()
+                    found = memo[block] = self._block_indices(block)
+                for i in found:
+                    out[i] = 1
+        else:  # a few actions (second draws, keeps, tunnel payments, pass): one by one
+            for i in self.legal(game)[0]:
+                out[i] = 1
+        return np.frombuffer(out, dtype=np.int8)
+
+    def _block_indices(self, block: tuple[Any, ...]) -> tuple[int, ...]:
+        """Indices of the actions of one ``ActionList`` block, in its order (see ``ActionList.blocks``)."""
+        base = self._claim_base
+        routes = self.board.routes
+        kind = block[0]
+        if kind == COLORED:  # a coloured route's payments are consecutive: f .. length locomotives
+            _, targets, _length, _color, lo, width = block
+            return tuple(i for r in targets for i in range(base[r] - routes[r].locomotives + lo,
+                                                          base[r] - routes[r].locomotives + lo + width))
+        if kind == GRAYED:
+            _, targets, options = block
+            out = []
+            for r in targets:
+                route = routes[r]
+                span = route.length - route.locomotives
+                b0 = base[r] - route.locomotives
+                nc_span = self.n_colors * span
+                out += [base[r] + nc_span if c == NONE else b0 + c * span + nl for c, nl in options]
+            return tuple(out)
+        _, cities, _cost, options = block
+        slots = self.station_slots
+        offs = [slots - 1 if c == NONE else c * self.max_cost + nl for c, nl in options]
+        return tuple(self._station0 + city * slots + o for city in cities for o in offs)
 
     def block_of(self, index: int) -> tuple[str, int]:
         """(block name, offset in the block) of an action index; blocks are ``action_blocks``."""
@@ -397,6 +460,114 @@ class TTRCodec:
         obs[ones] = 1.0
         obs[at] = vals
         return obs
+
+    def observe_game(self, game: TTRGame, seat: int) -> np.ndarray:
+        """The observation of ``seat`` in ``game``: equal to ``observe(game.view(seat, **view_options))``,
+        built from the engine's compact ``game.observation_view(seat)`` (same visibility, integer ids)."""
+        return self.observe_compact(game.observation_view(seat, log_tail=self.history))
+
+    def observe_compact(self, v: ObservationView) -> np.ndarray:
+        """:meth:`observe` of the compact view: the same vector, built in few numpy calls.
+
+        The slices before ``routes`` (phases, counts, per-seat fields) are filled in a Python list and
+        written at once into a copy of the observer's template: the slices routes, stations, tickets
+        and offer, which change only on claims, stations, keeps and ticket draws, rebuilt when their
+        inputs change.
+        """
+        n = self.n_players
+        seat = v.seat
+        rel = self._rel[seat]
+        rows = self._seat_rows  # one-hot rows per relative seat, the last one all zero
+        cur = v.current_player
+        turn = v.turn / TURN_SCALE
+        final = v.final_turns_left
+        market = v.market
+        nm = len(market)
+        total = self.total_cards
+        # the slices phase .. players, in order, as one list
+        d = (self._phase_rows[v.phase] + rows[-1 if cur is None else rel[cur]] + rows[rel[v.first_player]]
+             + [turn if turn < 1.0 else 1.0, 1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n]
+             + list(map(truediv, v.hand, self._card_scale))
+             + [market.count(c) / nm for c in self._market_kinds]
+             + [v.deck / total, v.discard / total, v.ticket_deck / self.n_tickets])
+        ws, ps, nt, os_ = self.board.wagons, self.max_route_points, self.n_tickets, self.offer_size
+        wagons, points, cards, held, choosing = v.wagons, v.route_points, v.cards, v.tickets_held, v.choosing_tickets
+        stations_left = v.stations_left
+        ss = self.board.stations
+        for q in self._order[seat]:
+            d += (wagons[q] / ws, points[q] / ps, cards[q] / total, held[q] / nt, choosing[q] / os_)
+            if stations_left:
+                d.append(stations_left[q] / ss)
+        # routes (any claim changes them), and stations, own tickets and the offer (rarer) are kept per
+        # observer as a template vector, rebuilt only when their inputs change
+        owners = v.route_owner
+        rest = (v.station_owner, v.tickets, v.completed, v.offer)
+        t = self._templates.get(seat)
+        if t is None or t[0] != owners or t[1] != rest:
+            if t is not None and t[0] == owners:
+                route_ones = t[2]
+            else:
+                owned = self._owned
+                if owned[0] != owners:  # the same claims reach every observer: scan the routes once for all
+                    owned = self._owned = (owners, [(b, o) for b, o in zip(self._route_base, owners, strict=True)
+                                                    if o >= 0])
+                route_ones = np.array([b + rel[o] for b, o in owned[1]], dtype=np.intp)
+            rest_ones = t[3] if t is not None and t[1] == rest else self._sparse_ones(v)
+            template = np.zeros(self.obs_size, dtype=np.float32)
+            template[route_ones] = 1.0
+            template[rest_ones] = 1.0
+            t = self._templates[seat] = (owners, rest, route_ones, rest_ones, template)
+        obs = t[4].copy()
+        obs[:self._o_routes] = np.frombuffer(array("f", d), dtype=np.float32)  # no per-item type discovery
+        tunnel = v.tunnel
+        if tunnel is not None:
+            route, color, n_color, n_loco, revealed, extra = tunnel
+            lanes = self._lanes[self.board.route_labels[route]]
+            owners = v.route_owner
+            at = [self._o_tunnel_route + next((x for x in lanes if owners[x] < 0), lanes[0]),
+                  self._o_tunnel_color + (self.n_colors if color == NONE else color),
+                  self._o_tunnel_cards, self._o_tunnel_cards + 1, self._o_tunnel_extra]
+            vals = [1.0, 1.0, n_color / self.max_route_length, n_loco / self.max_route_length, extra / TUNNEL_REVEAL]
+            for c in set(revealed):
+                at.append(self._o_tunnel_revealed + c)
+                vals.append(revealed.count(c) / TUNNEL_REVEAL)
+            obs[at] = vals
+        if self.history and v.log:
+            ones = []
+            one = ones.append
+            log = v.log[-self.history:]
+            w = self._hist_width
+            base = self._o_history + (self.history - len(log)) * w  # newest last, padded at the front
+            kind_ix = self._kind_ix
+            for mover, kind, card in log:
+                one(base + rel[mover])
+                if kind == "draw":
+                    if card is None:
+                        one(base + n + 1)
+                    else:
+                        one(base + n)
+                        one(base + n + len(MOVE_KINDS) + card)
+                else:
+                    one(base + n + kind_ix[kind])
+                base += w
+            obs[ones] = 1.0
+        return obs
+
+    def _sparse_ones(self, v: ObservationView) -> np.ndarray:
+        """Indices set to 1 in the slices stations, tickets and offer of a compact view."""
+        n = self.n_players
+        rel = self._rel[v.seat]
+        s0 = self._o_stations
+        ones = [s0 + city * n + rel[o] for city, o in enumerate(v.station_owner) if o >= 0]
+        t0 = self._o_tickets
+        for t, done in zip(v.tickets, v.completed, strict=True):
+            ones.append(t0 + 2 * t)
+            if done:
+                ones.append(t0 + 2 * t + 1)
+        f0 = self._o_offer
+        nt = self.n_tickets
+        ones += [f0 + pos * nt + t for pos, t in enumerate(v.offer)]
+        return np.array(ones, dtype=np.intp)
 
     @property
     def view_options(self) -> dict[str, Any]:

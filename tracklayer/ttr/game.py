@@ -20,7 +20,7 @@ from tracklayer.ttr.board import Board, Ticket, Variant, load_board
 from tracklayer.ttr.rules import Rules
 from tracklayer.ttr.scoring import TIEBREAKS, HeldTicket, score_position
 from tracklayer.ttr.state import State
-from tracklayer.ttr.view import build_view
+from tracklayer.ttr.view import ObservationView, build_observation_view, build_view
 
 GAMES = ("ttr-europe", "ttr-new-york")
 
@@ -81,6 +81,7 @@ class TTRGame(BaseGame):
         self.rules: Rules = board.rules(variant)
         self.table: ActionTable = board.actions
         self.tickets = board.tickets
+        self._completion_memo: dict[tuple[Any, ...], tuple[bool, ...]] = {}  # see view.tickets_completed
         self._init_log()
 
     # ------------------------------------------------------------------ queries
@@ -94,6 +95,14 @@ class TTRGame(BaseGame):
         if player is not None and not 0 <= player < self.n_players:
             raise IllegalAction(f"no seat {player}: seats are 0 to {self.n_players - 1}")
         return build_view(self, player, log_tail)
+
+    def observation_view(self, player: int, *, log_tail: int = 0) -> ObservationView:
+        """What ``player`` may know as integer ids (for learning agents): the information of
+        ``view(player, log_tail=log_tail)`` without names and texts, at a fraction of the cost."""
+        if player is None or not 0 <= player < self.n_players:
+            raise IllegalAction(f"no seat {player!r}: seats are 0 to {self.n_players - 1} (spectators have no "
+                                "observation view)")
+        return build_observation_view(self, int(player), log_tail)
 
     def result(self) -> dict[str, Any]:
         """Final scoring breakdown (a preview with every ticket counted if the game is not over)."""

@@ -10,6 +10,7 @@ list lookups.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from tracklayer.core.errors import IllegalAction
 from tracklayer.core.rng import Rng
@@ -46,6 +47,7 @@ class Rules:
         # payment options by hand, then by (length << 4 | ferry locomotives): a pure function, memoised
         self._pay_memo: dict[tuple[int, ...], dict[int, tuple[tuple[int, int], ...]]] = {}
         self._bit_lists: dict[int, tuple[int, ...]] = {}
+        self._claimable_memo: dict[tuple[int, int, int], tuple[Any, Any]] = {}
         routes = board.routes
         self._wagon_masks = [sum(1 << r.index for r in routes if r.length <= w)
                              for w in range(max(r.length for r in routes) + 1)]
@@ -54,6 +56,12 @@ class Rules:
             sig = (r.color, r.length, r.locomotives)
             sigs[sig] = sigs.get(sig, 0) | 1 << r.index
         self._sig_masks = sorted(sigs.items(), key=lambda kv: (kv[1] & -kv[1]).bit_length())
+        # the same signatures per colour, shortest first, with their place in that order (see _claimable)
+        per_color: dict[int, list[tuple[int, int, int, int]]] = {}
+        for order, ((color, length, ferry), mask) in enumerate(self._sig_masks):
+            per_color.setdefault(color, []).append((length, ferry, order, mask))
+        colors = sorted(per_color, key=lambda c: (c == GRAY, c))  # GRAY last
+        self._color_sigs = tuple((c, tuple(sorted(per_color[c]))) for c in colors)
         self._identical = [(r.identical_to, r.index) for r in routes if r.identical_to != r.index]
         self._twin_masks = [sum(1 << t for t in r.twins) for r in routes]
         self._free_cities: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -149,21 +157,39 @@ class Rules:
         hmemo = memo.get(hkey)
         if hmemo is None:
             hmemo = memo[hkey] = {}
-        for (color, length, ferry), routes in self._claimable(s, p):
-            if color == GRAY:
+        # claimable groups per colour, shortest first: a colour's groups stop being payable at the first
+        # one longer than its cards plus the locomotives, so most groups are never looked at; the blocks
+        # found are then added in the engine's group order
+        by_color, gray = self._claimable(s, p)
+        found = []
+        for color, groups in by_color:
+            have = hand[color]
+            bound = have + n_loco_cards
+            for length, ferry, order, routes in groups:
+                if length > bound:
+                    break
+                if ferry <= n_loco_cards:
+                    lo = length - have
+                    found.append((order, routes, length, color, lo if lo > ferry else ferry,
+                                  length if n_loco_cards > length else n_loco_cards))
+        if gray:
+            bound = max(hand[:self.loco]) + n_loco_cards
+            for length, ferry, order, routes in gray:
+                if length > bound:
+                    break
                 sig = length << 4 | ferry
                 opts = hmemo.get(sig)
                 if opts is None:
                     opts = hmemo[sig] = self._gray_payments(hand, length, ferry)
                 if opts:
-                    out.add_gray(routes, opts)
+                    found.append((order, routes, opts))
+        if len(found) > 1:
+            found.sort()
+        for block in found:
+            if len(block) == 3:
+                out.add_gray(block[1], block[2])
             else:
-                lo = length - hand[color]
-                if lo < ferry:
-                    lo = ferry
-                hi = length if n_loco_cards > length else n_loco_cards
-                if lo <= hi:
-                    out.add_colored(routes, length, color, lo, hi)
+                out.add_colored(*block[1:])
         if s.stations_left[p]:
             cost = b.station_costs[b.stations - s.stations_left[p]]
             sig = cost << 4
@@ -181,27 +207,47 @@ class Rules:
                 out.add_stations(free, cost, opts)
         return out
 
-    def _claimable(self, s: State, p: int) -> list[tuple[tuple[int, int, int], tuple[int, ...]]]:
-        """Routes ``p`` may claim (ignoring cards), grouped by payment signature (colour, length, ferry).
+    def _claimable(self, s: State, p: int) -> tuple[Any, Any]:
+        """Routes ``p`` may claim (ignoring cards), grouped by payment signature (colour, length, ferry):
+        ``(by_colour, gray)``, where ``by_colour`` lists ``(colour, groups)`` and every group list holds
+        ``(length, ferry, order, routes)`` sorted by length (``order``: the group's place in the engine's
+        order of signatures, by lowest route).
 
         Works on bitmasks kept up to date by ``_take_route``: one AND per signature instead of a
-        check per route, and the route lists of a masked group are memoised by their bits.
+        check per route, and the route lists of a masked group are memoised by their bits. The whole
+        answer is a pure function of (open routes, the player's barred lanes, wagons up to the longest
+        route), which change only on claims: memoised on those.
         """
         wagons = s.wagons[p]
-        avail = s.open_routes & ~s.barred[p] & self._wagon_masks[wagons if wagons < self._longest else self._longest]
+        key = (s.open_routes, s.barred[p], wagons if wagons < self._longest else self._longest)
+        memo = self._claimable_memo
+        out = memo.get(key)
+        if out is not None:
+            return out
+        if len(memo) > 32:  # the key changes only on claims: recent positions are all that repeat, and a
+            memo.clear()  # small memo keeps the garbage collector's long-lived generation small
         open_routes = s.open_routes
+        avail = open_routes & ~key[1] & self._wagon_masks[key[2]]
         for low, high in self._identical:
             if open_routes >> low & 1:
                 avail &= ~(1 << high)  # an identical lane with a lower id is offered instead
-        out = []
         lists = self._bit_lists
-        for sig, mask in self._sig_masks:
-            sub = avail & mask
-            if sub:
-                routes = lists.get(sub)
-                if routes is None:
-                    routes = lists[sub] = tuple(i for i in range(sub.bit_length()) if sub >> i & 1)
-                out.append((sig, routes))
+        by_color = []
+        gray: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
+        for color, sigs in self._color_sigs:  # the colours, then GRAY
+            found = []
+            for length, ferry, order, mask in sigs:
+                sub = avail & mask
+                if sub:
+                    routes = lists.get(sub)
+                    if routes is None:
+                        routes = lists[sub] = tuple(i for i in range(sub.bit_length()) if sub >> i & 1)
+                    found.append((length, ferry, order, routes))
+            if color == GRAY:
+                gray = tuple(found)
+            elif found:
+                by_color.append((color, tuple(found)))
+        out = memo[key] = (tuple(by_color), gray)  # shared by every caller: immutable
         return out
 
     def _gray_payments(self, hand: list[int], length: int, ferry: int) -> tuple[tuple[int, int], ...]:

@@ -29,28 +29,36 @@ class HeldTicket:
     id: str = ""
 
 
-def _connected(n: int, edges: Sequence[tuple[int, int]]) -> list[int]:
-    parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for u, v in edges:
-        ru, rv = find(u), find(v)
-        if ru != rv:
-            parent[ru] = rv
-    return [find(x) for x in range(n)]
-
-
 def ticket_progress(board: Board, routes: Sequence[int], tickets: Sequence[HeldTicket]) -> list[bool]:
     """Which tickets the player's own routes already complete (stations not counted)."""
-    if not tickets:
+    return joined_pairs(board, routes, [(t.a, t.b) for t in tickets])
+
+
+def joined_pairs(board: Board, routes: Sequence[int], pairs: Sequence[tuple[int, int]]) -> list[bool]:
+    """Per ``(city, city)`` pair: do ``routes`` join them?
+
+    A union-find over the cities the routes touch only (a player owns a few dozen routes at most), as
+    views ask for it after every claim.
+    """
+    if not pairs:
         return []
-    comp = _connected(len(board.cities), [(board.routes[r].a, board.routes[r].b) for r in routes])
-    return [comp[t.a] == comp[t.b] for t in tickets]
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        root = x
+        while root in parent:
+            root = parent[root]
+        while x != root:  # path compression
+            parent[x], x = root, parent[x]
+        return root
+
+    all_routes = board.routes
+    for r in routes:
+        route = all_routes[r]
+        ra, rb = find(route.a), find(route.b)
+        if ra != rb:
+            parent[ra] = rb
+    return [find(a) == find(b) for a, b in pairs]
 
 
 def score_position(

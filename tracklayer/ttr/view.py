@@ -7,11 +7,11 @@ ticket offers, the deck order) cannot leak through a client that forgot to trim 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tracklayer.ttr.actions import KeepTickets
+from tracklayer.ttr.actions import DrawCard, KeepTickets
 from tracklayer.ttr.cards import EMPTY
-from tracklayer.ttr.scoring import HeldTicket, ticket_progress
+from tracklayer.ttr.scoring import joined_pairs
 from tracklayer.ttr.state import FREE, OVER
 
 if TYPE_CHECKING:
@@ -30,6 +30,122 @@ def ticket_info(game: TTRGame, tickets: list[int], done: list[bool] | None = Non
             entry["completed"] = done[i]
         out.append(entry)
     return out
+
+
+def tickets_completed(game: TTRGame, seat: int, owners: tuple[int, ...] | None = None) -> tuple[bool, ...]:
+    """Which of ``seat``'s tickets its own routes complete (stations not counted), per held ticket.
+
+    Memoised on the game: the union-find is redone only after the seat claims a route or keeps
+    tickets, not on every view. Keys are the whole input (the route owners, the seat, its tickets;
+    then its own routes and tickets), so clones may share the memo. ``owners``: ``tuple(route_owner)``
+    if the caller has it already.
+    """
+    s = game.state
+    held = s.tickets[seat]
+    if not held:
+        return ()
+    if owners is None:
+        owners = tuple(s.route_owner)
+    memo = game._completion_memo
+    key = (seat, owners, tuple(held))
+    done = memo.get(key)
+    if done is None:
+        if len(memo) > 64:  # entries change after claims: only recent positions repeat
+            memo.clear()
+        owned = []  # the seat's routes, found by C-level scans (a Python loop over every route costs more)
+        find = owners.index
+        r = -1
+        try:
+            while True:
+                r = find(seat, r + 1)
+                owned.append(r)
+        except ValueError:
+            pass
+        key2 = (tuple(owned), key[2])  # only the routes of others changed: same answer
+        done = memo.get(key2)
+        if done is None:
+            tickets = game.tickets
+            done = memo[key2] = tuple(joined_pairs(game.board, owned, [(tickets[t].a, tickets[t].b) for t in held]))
+        memo[key] = done
+    return done
+
+
+class ObservationView(NamedTuple):
+    """What one seat may know, as integer ids: the information of ``build_view(game, seat, log_tail)``
+    that learning agents encode, without names, labels or texts (which cost more to build than to read).
+
+    Built from the same visibility decisions as :func:`build_view`: the seat's own hand, tickets and
+    offer, and public counts for everybody else. Cards are card indices (colours, then the wild card),
+    ``-1`` an empty market slot or a free route/city; tickets are indices into ``game.tickets``.
+    """
+
+    seat: int
+    phase: str
+    current_player: int | None  # None when the game is over
+    first_player: int
+    turn: int
+    final_turns_left: int  # -1 while the final round has not started
+    hand: tuple[int, ...]  # own cards per card kind
+    market: tuple[int, ...]  # card per face-up slot, -1 = empty
+    deck: int
+    discard: int
+    ticket_deck: int
+    wagons: tuple[int, ...]  # per seat (absolute seats, like the lists below)
+    route_points: tuple[int, ...]
+    cards: tuple[int, ...]  # cards in hand per seat
+    tickets_held: tuple[int, ...]  # tickets held per seat
+    choosing_tickets: tuple[int, ...]  # tickets on offer per seat (the count only)
+    stations_left: tuple[int, ...]  # per seat ((): a board without stations)
+    route_owner: tuple[int, ...]  # seat per route lane, -1 = free
+    station_owner: tuple[int, ...]  # seat per city, -1 = none ((): a board without stations)
+    tickets: tuple[int, ...]  # own tickets, in the order held
+    completed: tuple[bool, ...]  # per own ticket: joined by own routes (stations not counted)
+    offer: tuple[int, ...]  # tickets offered to the seat, in offer order
+    tunnel: tuple[int, int, int, int, tuple[int, ...], int] | None  # (route, colour or -1, n_color, n_loco,
+    #                                                                   revealed cards, extra) of a pending tunnel
+    log: tuple[tuple[int, str, int | None], ...]  # latest moves: (mover, action kind, card of a draw else None)
+
+
+_new_view = tuple.__new__
+
+
+def build_observation_view(game: TTRGame, seat: int, log_tail: int = 0) -> ObservationView:
+    """The compact view of ``seat`` (see :class:`ObservationView`); ``log_tail`` latest moves in ``log``."""
+    b = game.board
+    s = game.state
+    stations = b.features.stations
+    t = s.tunnel
+    log: tuple[tuple[int, str, int | None], ...] = ()
+    owners = tuple(s.route_owner)
+    if log_tail:
+        log = tuple((m, a.kind, a.key[1] if isinstance(a, DrawCard) else None)
+                    for m, a, _note in game.move_log[-log_tail:])
+    return _new_view(ObservationView, (  # type: ignore[return-value]  # tuple.__new__: no Python-level frame
+        seat,
+        s.phase,
+        None if s.phase == OVER else s.current,
+        s.first,
+        s.turn,
+        s.final_turns,
+        tuple(s.hands[seat]),
+        tuple(s.market),
+        len(s.deck),
+        len(s.discard),
+        len(s.ticket_deck),
+        tuple(s.wagons),
+        tuple(s.route_points),
+        tuple(map(sum, s.hands)),
+        tuple(map(len, s.tickets)),
+        tuple(map(len, s.offers)),
+        tuple(s.stations_left) if stations else (),
+        owners,
+        tuple(s.station_owner) if stations else (),
+        tuple(s.tickets[seat]),
+        tickets_completed(game, seat, owners),
+        tuple(s.offers[seat]),
+        None if t is None else (t.route, t.color, t.n_color, t.n_loco, tuple(t.revealed), t.extra),
+        log,
+    ))
 
 
 def public_move(game: TTRGame, seat: int | None, mover: int, action: object) -> str:
@@ -99,7 +215,7 @@ def build_view(game: TTRGame, seat: int | None, log_tail: int | None = None) -> 
         }
     if seat is not None:
         held = s.tickets[seat]
-        done = ticket_progress(b, owned[seat], [HeldTicket(game.tickets[t].a, game.tickets[t].b, 0) for t in held])
+        done = list(tickets_completed(game, seat))
         view["hand"] = {b.card_name(c): n for c, n in enumerate(s.hands[seat])}
         view["tickets"] = ticket_info(game, held, done)
         view["offer"] = ticket_info(game, s.offers[seat])
