@@ -1,13 +1,15 @@
 """Bot strength: win rates with 95% Wilson intervals for bot pairings, and move time per bot.
 
-Every pairing plays ``--games`` games of Ticket to Ride Europe through the simulation lab (seats
-rotated over each deal, so each bot plays every deal from every seat). Two-player rows pit bot A
-against bot B; four-player rows seat bot A against three copies of bot B. Prints a Markdown table
-(the one in docs/bots.md) and writes the lab's JSON/CSV/PNG per pairing under ``--out``.
+Every pairing plays ``--games`` games of Ticket to Ride Europe (or, with ``--game trans-europa``, of
+Trans Europa) through the simulation lab (seats rotated over each deal, so each bot plays every deal
+from every seat). Two-player rows pit bot A against bot B; four-player rows seat bot A against three
+copies of bot B. Prints a Markdown table (the one in docs/bots.md) and writes the lab's JSON/CSV/PNG
+per pairing under ``--out``.
 
     python benchmarks/bot_strength.py                         # the docs table: 400 games a pairing
     python benchmarks/bot_strength.py --games 40 --jobs 2     # a quick look
     python benchmarks/bot_strength.py --only mcts --budget 1s # mcts rows, one second a move
+    python benchmarks/bot_strength.py --game trans-europa     # the Trans Europa rows
 """
 
 from __future__ import annotations
@@ -21,10 +23,17 @@ from tracklayer.lab import simulate
 BASELINES = ("random", "greedy", "routes", "hungry", "longroute")
 PAIRINGS_2P = [("planner", b) for b in BASELINES] + [("mcts", "planner"), ("mcts", "routes")]
 PAIRINGS_4P = [("planner", b) for b in BASELINES[1:]] + [("mcts", "planner")]
+# Trans Europa: the cheapest-Steiner builder and the lookahead bot against random and each other
+PAIRINGS = {
+    "ttr-europe": (PAIRINGS_2P, PAIRINGS_4P),
+    "trans-europa": ([("steiner", "random"), ("lookahead", "random"), ("lookahead", "steiner")],
+                     [("steiner", "random"), ("lookahead", "steiner")]),
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="ttr-europe", choices=sorted(PAIRINGS))
     parser.add_argument("--games", type=int, default=400, help="games per pairing (mcts rows: see --mcts-games)")
     parser.add_argument("--mcts-games", type=int, default=None, help="games per pairing with mcts (default --games)")
     parser.add_argument("--jobs", type=int, default=2)
@@ -37,7 +46,8 @@ def main() -> None:
 
     rows = []
     counts = [int(x) for x in args.players.split(",") if x.strip()]
-    plan = [(2, p) for p in PAIRINGS_2P if 2 in counts] + [(4, p) for p in PAIRINGS_4P if 4 in counts]
+    two, four = PAIRINGS[args.game]
+    plan = [(2, p) for p in two if 2 in counts] + [(4, p) for p in four if 4 in counts]
     for n, (a, b) in plan:
         label = f"{n}p {a} vs {b}"
         if args.only and args.only not in label:
@@ -46,8 +56,8 @@ def main() -> None:
         lineup = [a] + [b] * (n - 1)
         games = max(n, games - games % n)  # whole seat rotations
         t0 = time.perf_counter()
-        res = simulate("ttr-europe", lineup, games, seed=args.seed, jobs=args.jobs, budget=args.budget,
-                       out=Path(args.out) / f"{n}p-{a}-vs-{b}")
+        res = simulate(args.game, lineup, games, seed=args.seed, jobs=args.jobs, budget=args.budget,
+                       out=Path(args.out) / args.game / f"{n}p-{a}-vs-{b}")
         s = res["summary"]
         row = (n, a, b, games, s[a], s[b], time.perf_counter() - t0)
         rows.append(row)
