@@ -128,7 +128,8 @@ class Episode:
         if self._cached_game is not game or self._cached_moves != moves:
             self._cached_game = game
             self._cached_moves = moves
-            self._obs_cache.clear()
+            if self._obs_cache:
+                self._obs_cache.clear()
             self._mask_cache = None
 
     def observation(self, seat: int) -> np.ndarray:
@@ -138,10 +139,22 @@ class Episode:
         ``codec.observe(game.view(seat, **view_options))`` (tests/rl check both, and that hidden
         information never changes either)."""
         self._position()
+        return self._observation(seat)
+
+    def _observation(self, seat: int) -> np.ndarray:
+        """:meth:`observation` once the caches belong to the position. The first call of a position
+        hands out the array the codec built and keeps a copy (a second call of the same seat is rare)."""
         obs = self._obs_cache.get(seat)
-        if obs is None:
-            obs = self._obs_cache[seat] = self.codec.observe_game(self.game, seat)
-        return obs.copy()
+        if obs is not None:
+            return obs.copy()
+        obs = self.codec.observe_game(self.game, seat)
+        self._obs_cache[seat] = obs.copy()
+        return obs
+
+    def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """(:meth:`observation`, :meth:`action_mask`) of ``seat``, checking the position once."""
+        self._position()
+        return self._observation(seat), self._action_mask(seat)
 
     def legal(self) -> tuple[list[int], list[Action]]:
         """Indices and engine actions of the legal moves of the player to move (cached per position)."""
@@ -155,18 +168,27 @@ class Episode:
     def _legal_mask(self) -> np.ndarray:
         """The mask of the player to move (zeros when the game is over), cached per position."""
         self._position()
-        if self._mask_cache is None:
+        return self._position_mask()
+
+    def _position_mask(self) -> np.ndarray:
+        """:meth:`_legal_mask` once the caches belong to the position."""
+        mask = self._mask_cache
+        if mask is None:
             if self.game.is_over:
-                self._mask_cache = np.zeros(self.n_actions, dtype=np.int8)
+                mask = self._mask_cache = np.zeros(self.n_actions, dtype=np.int8)
             else:
-                self._mask_cache = self.codec.mask(self.game)
-        return self._mask_cache
+                mask = self._mask_cache = self.codec.mask(self.game)
+        return mask
 
     def action_mask(self, seat: int) -> np.ndarray:
         """int8 0/1 mask over the action space: the legal moves if ``seat`` is to move, else zeros."""
+        self._position()
+        return self._action_mask(seat)
+
+    def _action_mask(self, seat: int) -> np.ndarray:
         game = self.game
-        if seat == game.state.current and not game.is_over and self.steps < self.max_steps:
-            return self._legal_mask().copy()
+        if seat == game.state.current and self.steps < self.max_steps and not game.is_over:
+            return self._position_mask().copy()
         return np.zeros(self.n_actions, dtype=np.int8)
 
     def legal_action(self, index: int) -> Action | None:
@@ -177,11 +199,21 @@ class Episode:
 
     # ------------------------------------------------------------------ moves
     def play(self, index: int) -> Action:
-        """Apply the legal move of ``index``; ``IllegalAction`` names it when it is not legal."""
-        action = self.legal_action(int(index))
-        if action is None:
-            raise IllegalAction(self.illegal_message(int(index)))
-        return self.play_action(action)
+        """Apply the legal move of ``index``; ``IllegalAction`` names it when it is not legal.
+
+        Checked against the position's cached mask (the one the agent was shown), then decoded:
+        the legal actions are not listed again."""
+        index = int(index)
+        game = self.game
+        if self.steps >= self.max_steps or game.is_over:
+            raise IllegalAction("the episode is over: reset it")
+        if self._cached_game is not game or self._cached_moves != len(game.moves):
+            self._position()
+        if not 0 <= index < self.n_actions or not self._position_mask().item(index):
+            raise IllegalAction(self.illegal_message(index))
+        recorded = game.apply(self.codec.decode(game, index))
+        self.steps += 1
+        return recorded
 
     def illegal_message(self, index: int) -> str:
         try:

@@ -17,7 +17,7 @@ colour and the count), and keeping tickets is a bitmask over the positions of th
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import truediv
 from typing import TYPE_CHECKING, Any
 
@@ -194,7 +194,20 @@ class TTRCodec:
         self._seat_rows = [[1.0 if q == r else 0.0 for q in range(n)] for r in range(n)] + [[0.0] * n]
         self._market_kinds = (*range(nk), -1)  # per card kind, then the empty slots
         self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]  # seats by relative seat
-        self._templates: dict[int, tuple[Any, ...]] = {}  # observer -> (routes, rest, indices, indices, vector)
+        self._templates: dict[int, tuple[Any, ...]] = {}  # observer -> (routes, rest, indices, indices, bytes)
+        # the slices before `routes` as float32 bytes, per value: a step looks parts up and joins them
+        # (the same float64 quotient rounded to float32 as `observe` writes, so the vector is identical)
+        self._b_head = _F32Memo(lambda k: self._phase_rows[k[0]] + self._seat_rows[k[1]] + self._seat_rows[k[2]])
+        self._b_turn = _F32Memo(lambda turn: [turn / TURN_SCALE if turn < TURN_SCALE else 1.0])
+        self._b_final = _F32Memo(lambda final: [1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n])
+        self._b_hand = _F32Memo(lambda hand: list(map(truediv, hand, self._card_scale)))
+        self._b_market = _F32Memo(lambda market: [market.count(c) / len(market) for c in self._market_kinds])
+        self._b_cards = _F32Memo(lambda k: [k / self.total_cards])  # deck, discard, cards in a hand
+        self._b_tdeck = _F32Memo(lambda k: [k / self.n_tickets])  # ticket deck, tickets held
+        self._b_wagons = _F32Memo(lambda k: [k / b.wagons])
+        self._b_points = _F32Memo(lambda k: [k / self.max_route_points])
+        self._b_choosing = _F32Memo(lambda k: [k / self.offer_size])
+        self._b_stations = _F32Memo(lambda k: [k / b.stations])
         self._owned: tuple[tuple[int, ...], list[tuple[int, int]]] = ((), [])  # owners -> (slot, owner) pairs
 
     # ================================================================= actions
@@ -469,37 +482,34 @@ class TTRCodec:
     def observe_compact(self, v: ObservationView) -> np.ndarray:
         """:meth:`observe` of the compact view: the same vector, built in few numpy calls.
 
-        The slices before ``routes`` (phases, counts, per-seat fields) are filled in a Python list and
-        written at once into a copy of the observer's template: the slices routes, stations, tickets
-        and offer, which change only on claims, stations, keeps and ticket draws, rebuilt when their
-        inputs change.
+        The slices before ``routes`` (phases, counts, per-seat fields) are float32 bytes looked up per
+        value (hand, market, each count), joined with the bytes of the observer's template: the slices
+        routes, stations, tickets and offer, which change only on claims, stations, keeps and ticket
+        draws, rebuilt when their inputs change. One buffer copy per observation, no per-item conversion.
         """
         n = self.n_players
         seat = v.seat
         rel = self._rel[seat]
-        rows = self._seat_rows  # one-hot rows per relative seat, the last one all zero
         cur = v.current_player
-        turn = v.turn / TURN_SCALE
-        final = v.final_turns_left
-        market = v.market
-        nm = len(market)
-        total = self.total_cards
-        # the slices phase .. players, in order, as one list
-        d = (self._phase_rows[v.phase] + rows[-1 if cur is None else rel[cur]] + rows[rel[v.first_player]]
-             + [turn if turn < 1.0 else 1.0, 1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n]
-             + list(map(truediv, v.hand, self._card_scale))
-             + [market.count(c) / nm for c in self._market_kinds]
-             + [v.deck / total, v.discard / total, v.ticket_deck / self.n_tickets])
-        ws, ps, nt, os_ = self.board.wagons, self.max_route_points, self.n_tickets, self.offer_size
-        wagons, points, cards, held, choosing = v.wagons, v.route_points, v.cards, v.tickets_held, v.choosing_tickets
+        cards, tdeck = self._b_cards, self._b_tdeck
+        # the slices phase .. players, in order, as float32 bytes looked up per value
+        parts = [self._b_head[(v.phase, n if cur is None else rel[cur], rel[v.first_player])],
+                 self._b_turn[v.turn], self._b_final[v.final_turns_left], self._b_hand[v.hand],
+                 self._b_market[v.market], cards[v.deck], cards[v.discard], tdeck[v.ticket_deck]]
+        add = parts.append
+        wagons, points, held, choosing = self._b_wagons, self._b_points, self._b_tdeck, self._b_choosing
         stations_left = v.stations_left
-        ss = self.board.stations
-        for q in self._order[seat]:
-            d += (wagons[q] / ws, points[q] / ps, cards[q] / total, held[q] / nt, choosing[q] / os_)
-            if stations_left:
-                d.append(stations_left[q] / ss)
+        if stations_left:
+            stations = self._b_stations
+            for q in self._order[seat]:
+                parts += (wagons[v.wagons[q]], points[v.route_points[q]], cards[v.cards[q]],
+                          held[v.tickets_held[q]], choosing[v.choosing_tickets[q]], stations[stations_left[q]])
+        else:
+            for q in self._order[seat]:
+                parts += (wagons[v.wagons[q]], points[v.route_points[q]], cards[v.cards[q]],
+                          held[v.tickets_held[q]], choosing[v.choosing_tickets[q]])
         # routes (any claim changes them), and stations, own tickets and the offer (rarer) are kept per
-        # observer as a template vector, rebuilt only when their inputs change
+        # observer as template bytes, rebuilt only when their inputs change
         owners = v.route_owner
         rest = (v.station_owner, v.tickets, v.completed, v.offer)
         t = self._templates.get(seat)
@@ -516,9 +526,9 @@ class TTRCodec:
             template = np.zeros(self.obs_size, dtype=np.float32)
             template[route_ones] = 1.0
             template[rest_ones] = 1.0
-            t = self._templates[seat] = (owners, rest, route_ones, rest_ones, template)
-        obs = t[4].copy()
-        obs[:self._o_routes] = np.frombuffer(array("f", d), dtype=np.float32)  # no per-item type discovery
+            t = self._templates[seat] = (owners, rest, route_ones, rest_ones, template[self._o_routes:].tobytes())
+        add(t[4])
+        obs = np.frombuffer(bytearray(b"".join(parts)), dtype=np.float32)  # writable, owns a fresh buffer
         tunnel = v.tunnel
         if tunnel is not None:
             route, color, n_color, n_loco, revealed, extra = tunnel
@@ -682,6 +692,23 @@ class TTRCodec:
     def winners(game: TTRGame, result: dict[str, Any]) -> list[int]:
         """Seats that won (after the tie-break; several when it is still shared)."""
         return [game.players.index(name) for name in result["winners"]]
+
+
+class _F32Memo(dict):  # type: ignore[type-arg]
+    """Key -> the float32 bytes of ``values(key)``, computed on first use. Bounded: keys such as hands
+    are many over a long run, and a small table keeps the garbage collector's passes cheap."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Callable[[Any], Sequence[float]]) -> None:
+        super().__init__()
+        self._values = values
+
+    def __missing__(self, key: Any) -> bytes:
+        if len(self) >= 4096:
+            self.clear()
+        out = self[key] = array("f", self._values(key)).tobytes()
+        return out
 
 
 _CODECS: dict[tuple[int, str, int, int], TTRCodec] = {}
