@@ -201,14 +201,14 @@ class TTRCodec:
         self._b_turn = _F32Memo(lambda turn: [turn / TURN_SCALE if turn < TURN_SCALE else 1.0])
         self._b_final = _F32Memo(lambda final: [1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n])
         self._b_hand = _F32Memo(lambda hand: list(map(truediv, hand, self._card_scale)))
-        self._b_market = _F32Memo(lambda market: [market.count(c) / len(market) for c in self._market_kinds])
+        self._b_market = _F32Memo(lambda market: [market.count(c) / len(market) for c in self._market_kinds])  # sorted
         self._b_cards = _F32Memo(lambda k: [k / self.total_cards])  # deck, discard, cards in a hand
         self._b_tdeck = _F32Memo(lambda k: [k / self.n_tickets])  # ticket deck, tickets held
         self._b_wagons = _F32Memo(lambda k: [k / b.wagons])
         self._b_points = _F32Memo(lambda k: [k / self.max_route_points])
         self._b_choosing = _F32Memo(lambda k: [k / self.offer_size])
         self._b_stations = _F32Memo(lambda k: [k / b.stations])
-        self._owned: tuple[tuple[int, ...], list[tuple[int, int]]] = ((), [])  # owners -> (slot, owner) pairs
+        self._owned: tuple[tuple[int, ...], list[list[int]]] = ((), [])  # owners -> the lanes of each seat
 
     # ================================================================= actions
     def encode(self, game: TTRGame, action: Action) -> int:
@@ -278,9 +278,9 @@ class TTRCodec:
         get = self._index.get
         idx = [get(a.key, -1) for a in acts]
         if acts and acts[0].kind == "keep":  # keeps are encoded by offer position: state-dependent
-            offer_pos = {t: k for k, t in enumerate(game.state.offers[game.state.current])}
+            bit = {t: 1 << k for k, t in enumerate(game.state.offers[game.state.current])}.__getitem__
             keep0 = self._keep0 - 1
-            idx = [keep0 + sum(1 << offer_pos[t] for t in a.tickets) for a in acts]  # type: ignore[attr-defined]
+            idx = [keep0 + sum(map(bit, a.tickets)) for a in acts]  # type: ignore[attr-defined]
         elif -1 in idx:
             bad = acts[idx.index(-1)]
             raise ValueError(f"the engine offers {bad!s}, which this encoding cannot represent")
@@ -495,7 +495,7 @@ class TTRCodec:
         # the slices phase .. players, in order, as float32 bytes looked up per value
         parts = [self._b_head[(v.phase, n if cur is None else rel[cur], rel[v.first_player])],
                  self._b_turn[v.turn], self._b_final[v.final_turns_left], self._b_hand[v.hand],
-                 self._b_market[v.market], cards[v.deck], cards[v.discard], tdeck[v.ticket_deck]]
+                 self._b_market[tuple(sorted(v.market))], cards[v.deck], cards[v.discard], tdeck[v.ticket_deck]]
         add = parts.append
         wagons, points, held, choosing = self._b_wagons, self._b_points, self._b_tdeck, self._b_choosing
         stations_left = v.stations_left
@@ -518,14 +518,21 @@ class TTRCodec:
                 route_ones = t[2]
             else:
                 owned = self._owned
-                if owned[0] != owners:  # the same claims reach every observer: scan the routes once for all
-                    owned = self._owned = (owners, [(b, o) for b, o in zip(self._route_base, owners, strict=True)
-                                                    if o >= 0])
-                route_ones = np.array([b + rel[o] for b, o in owned[1]], dtype=np.intp)
+                if owned[0] != owners:  # the same claims reach every observer: find each seat's lanes once
+                    by_seat = []
+                    find = owners.index
+                    for q in range(n):  # C-level scans: count, then index from the last lane found
+                        lanes, r = [], -1
+                        for _ in range(owners.count(q)):
+                            r = find(q, r + 1)
+                            lanes.append(r)
+                        by_seat.append(lanes)
+                    owned = self._owned = (owners, by_seat)
+                base = self._o_routes
+                route_ones = [base + r * n + rel[q] for q in range(n) for r in owned[1][q]]
             rest_ones = t[3] if t is not None and t[1] == rest else self._sparse_ones(v)
             template = np.zeros(self.obs_size, dtype=np.float32)
-            template[route_ones] = 1.0
-            template[rest_ones] = 1.0
+            template[route_ones + rest_ones] = 1.0
             t = self._templates[seat] = (owners, rest, route_ones, rest_ones, template[self._o_routes:].tobytes())
         add(t[4])
         obs = np.frombuffer(bytearray(b"".join(parts)), dtype=np.float32)  # writable, owns a fresh buffer
@@ -563,12 +570,18 @@ class TTRCodec:
             obs[ones] = 1.0
         return obs
 
-    def _sparse_ones(self, v: ObservationView) -> np.ndarray:
+    def _sparse_ones(self, v: ObservationView) -> list[int]:
         """Indices set to 1 in the slices stations, tickets and offer of a compact view."""
         n = self.n_players
         rel = self._rel[v.seat]
         s0 = self._o_stations
-        ones = [s0 + city * n + rel[o] for city, o in enumerate(v.station_owner) if o >= 0]
+        ones = []
+        owners = v.station_owner
+        for q in range(n):  # a few stations among many cities: C-level scans
+            city = -1
+            for _ in range(owners.count(q)):
+                city = owners.index(q, city + 1)
+                ones.append(s0 + city * n + rel[q])
         t0 = self._o_tickets
         for t, done in zip(v.tickets, v.completed, strict=True):
             ones.append(t0 + 2 * t)
@@ -577,7 +590,7 @@ class TTRCodec:
         f0 = self._o_offer
         nt = self.n_tickets
         ones += [f0 + pos * nt + t for pos, t in enumerate(v.offer)]
-        return np.array(ones, dtype=np.intp)
+        return ones
 
     @property
     def view_options(self) -> dict[str, Any]:

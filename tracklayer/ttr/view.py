@@ -55,12 +55,9 @@ def tickets_completed(game: TTRGame, seat: int, owners: tuple[int, ...] | None =
         owned = []  # the seat's routes, found by C-level scans (a Python loop over every route costs more)
         find = owners.index
         r = -1
-        try:
-            while True:
-                r = find(seat, r + 1)
-                owned.append(r)
-        except ValueError:
-            pass
+        for _ in range(owners.count(seat)):
+            r = find(seat, r + 1)
+            owned.append(r)
         key2 = (tuple(owned), key[2])  # only the routes of others changed: same answer
         done = memo.get(key2)
         if done is None:
