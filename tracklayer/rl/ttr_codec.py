@@ -111,6 +111,7 @@ class TTRCodec:
             self._fixed[self._decline_i] = table.decline
         self._claim_base: list[int] = []  # index of the first payment of each route
         self._block_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}  # ActionList block -> its indices
+        self._ones = [b"\x01" * k for k in range(max(r.length for r in b.routes) + 2)]  # runs of mask bytes
         i = self._claim0
         for r, opts in enumerate(claim_opts):
             self._claim_base.append(i)
@@ -119,6 +120,8 @@ class TTRCodec:
                 self._fixed[i] = a
                 self._claim_param[i] = (r, color, nl)
                 i += 1
+        # index of the claim of each route paying 0 locomotives (before its first payment if it needs some)
+        self._pay_first = [self._claim_base[r] - route.locomotives for r, route in enumerate(b.routes)]
         for j, a in enumerate(self._fixed):
             if a is not None:
                 index[a.key] = j
@@ -289,6 +292,10 @@ class TTRCodec:
     def mask(self, game: TTRGame) -> np.ndarray:
         """int8 0/1 mask of the legal actions of the player to move: the indices of :meth:`legal`, filled
         from the engine's arithmetic blocks (memoised per block) instead of one action at a time."""
+        return np.frombuffer(self.mask_bytes(game), dtype=np.int8)
+
+    def mask_bytes(self, game: TTRGame) -> bytearray:
+        """:meth:`mask` as one 0/1 byte per action (environments keep it and index it without numpy)."""
         legal = game.legal_actions()
         out = bytearray(self.n_actions)  # filled item by item, then viewed as int8 (no numpy call per part)
         if isinstance(legal, ActionList):
@@ -296,7 +303,15 @@ class TTRCodec:
             for a in legal.head:
                 out[index[a.key]] = 1
             memo = self._block_memo
+            first, ones = self._pay_first, self._ones
             for block in legal.blocks:
+                if block[0] == COLORED:  # each route's payments are consecutive indices: one slice per route
+                    lo, width = block[4], block[5]
+                    run = ones[width]
+                    for r in block[1]:
+                        start = first[r] + lo
+                        out[start:start + width] = run
+                    continue
                 found = memo.get(block)
                 if found is None:
                     if len(memo) > 1_000:  # small: long-lived entries make the collector's full passes cost
@@ -307,7 +322,7 @@ class TTRCodec:
         else:  # a few actions (second draws, keeps, tunnel payments, pass): one by one
             for i in self.legal(game)[0]:
                 out[i] = 1
-        return np.frombuffer(out, dtype=np.int8)
+        return out
 
     def _block_indices(self, block: tuple[Any, ...]) -> tuple[int, ...]:
         """Indices of the actions of one ``ActionList`` block, in its order (see ``ActionList.blocks``)."""
