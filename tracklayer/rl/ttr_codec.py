@@ -17,8 +17,8 @@ colour and the count), and keeping tickets is a bitmask over the positions of th
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
-from operator import truediv
+from collections.abc import Sequence
+from operator import getitem
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -111,7 +111,6 @@ class TTRCodec:
             self._fixed[self._decline_i] = table.decline
         self._claim_base: list[int] = []  # index of the first payment of each route
         self._block_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}  # ActionList block -> its indices
-        self._ones = [b"\x01" * k for k in range(max(r.length for r in b.routes) + 2)]  # runs of mask bytes
         i = self._claim0
         for r, opts in enumerate(claim_opts):
             self._claim_base.append(i)
@@ -120,8 +119,6 @@ class TTRCodec:
                 self._fixed[i] = a
                 self._claim_param[i] = (r, color, nl)
                 i += 1
-        # index of the claim of each route paying 0 locomotives (before its first payment if it needs some)
-        self._pay_first = [self._claim_base[r] - route.locomotives for r, route in enumerate(b.routes)]
         for j, a in enumerate(self._fixed):
             if a is not None:
                 index[a.key] = j
@@ -200,17 +197,20 @@ class TTRCodec:
         self._templates: dict[int, tuple[Any, ...]] = {}  # observer -> (routes, rest, indices, indices, bytes)
         # the slices before `routes` as float32 bytes, per value: a step looks parts up and joins them
         # (the same float64 quotient rounded to float32 as `observe` writes, so the vector is identical)
-        self._b_head = _F32Memo(lambda k: self._phase_rows[k[0]] + self._seat_rows[k[1]] + self._seat_rows[k[2]])
-        self._b_turn = _F32Memo(lambda turn: [turn / TURN_SCALE if turn < TURN_SCALE else 1.0])
-        self._b_final = _F32Memo(lambda final: [1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n])
-        self._b_hand = _F32Memo(lambda hand: list(map(truediv, hand, self._card_scale)))
-        self._b_market = _F32Memo(lambda market: [market.count(c) / len(market) for c in self._market_kinds])  # sorted
-        self._b_cards = _F32Memo(lambda k: [k / self.total_cards])  # deck, discard, cards in a hand
-        self._b_tdeck = _F32Memo(lambda k: [k / self.n_tickets])  # ticket deck, tickets held
-        self._b_wagons = _F32Memo(lambda k: [k / b.wagons])
-        self._b_points = _F32Memo(lambda k: [k / self.max_route_points])
-        self._b_choosing = _F32Memo(lambda k: [k / self.offer_size])
-        self._b_stations = _F32Memo(lambda k: [k / b.stations])
+        self._b_head = {(p, cur, first): _f32(self._phase_rows[p] + self._seat_rows[cur] + self._seat_rows[first])
+                        for p in PHASES for cur in range(n + 1) for first in range(n)}  # cur n: nobody
+        self._b_turn = [_f32([turn / TURN_SCALE]) for turn in range(TURN_SCALE + 1)]  # capped at TURN_SCALE
+        self._b_final = {final: _f32([1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n])
+                         for final in range(-1, n + 2)}
+        self._b_hand = [[_f32([k / scale]) for k in range(int(scale) + 1)] for scale in self._card_scale]
+        self._b_market: dict[tuple[int, ...], bytes] = {}  # sorted market -> its part
+        # one float32 per count, for every count the game allows (indexed without hashing)
+        self._b_cards = [_f32([k / self.total_cards]) for k in range(self.total_cards + 1)]  # piles, hands
+        self._b_tdeck = [_f32([k / nt]) for k in range(nt + 1)]  # ticket deck, tickets held
+        self._b_wagons = [_f32([k / b.wagons]) for k in range(b.wagons + 1)]
+        self._b_points = [_f32([k / self.max_route_points]) for k in range(self.max_route_points + 1)]
+        self._b_choosing = [_f32([k / self.offer_size]) for k in range(self.offer_size + 1)]
+        self._b_stations = [_f32([k / b.stations]) for k in range(b.stations + 1)] if b.stations else []
         self._owned: tuple[tuple[int, ...], list[list[int]]] = ((), [])  # owners -> the lanes of each seat
 
     # ================================================================= actions
@@ -303,15 +303,7 @@ class TTRCodec:
             for a in legal.head:
                 out[index[a.key]] = 1
             memo = self._block_memo
-            first, ones = self._pay_first, self._ones
             for block in legal.blocks:
-                if block[0] == COLORED:  # each route's payments are consecutive indices: one slice per route
-                    lo, width = block[4], block[5]
-                    run = ones[width]
-                    for r in block[1]:
-                        start = first[r] + lo
-                        out[start:start + width] = run
-                    continue
                 found = memo.get(block)
                 if found is None:
                     if len(memo) > 1_000:  # small: long-lived entries make the collector's full passes cost
@@ -508,21 +500,33 @@ class TTRCodec:
         cur = v.current_player
         cards, tdeck = self._b_cards, self._b_tdeck
         # the slices phase .. players, in order, as float32 bytes looked up per value
-        parts = [self._b_head[(v.phase, n if cur is None else rel[cur], rel[v.first_player])],
-                 self._b_turn[v.turn], self._b_final[v.final_turns_left], self._b_hand[v.hand],
-                 self._b_market[tuple(sorted(v.market))], cards[v.deck], cards[v.discard], tdeck[v.ticket_deck]]
-        add = parts.append
-        wagons, points, held, choosing = self._b_wagons, self._b_points, self._b_tdeck, self._b_choosing
-        stations_left = v.stations_left
-        if stations_left:
-            stations = self._b_stations
-            for q in self._order[seat]:
-                parts += (wagons[v.wagons[q]], points[v.route_points[q]], cards[v.cards[q]],
-                          held[v.tickets_held[q]], choosing[v.choosing_tickets[q]], stations[stations_left[q]])
-        else:
-            for q in self._order[seat]:
-                parts += (wagons[v.wagons[q]], points[v.route_points[q]], cards[v.cards[q]],
-                          held[v.tickets_held[q]], choosing[v.choosing_tickets[q]])
+        market = tuple(sorted(v.market))
+        market_part = self._b_market.get(market)
+        if market_part is None:
+            if len(self._b_market) > 4_096:
+                self._b_market.clear()
+            market_part = self._b_market[market] = _f32([market.count(c) / len(market) for c in self._market_kinds])
+        try:
+            turn = v.turn
+            parts = [self._b_head[(v.phase, n if cur is None else rel[cur], rel[v.first_player])],
+                     self._b_turn[turn if turn < TURN_SCALE else TURN_SCALE], self._b_final[v.final_turns_left],
+                     b"".join(map(getitem, self._b_hand, v.hand)), market_part,
+                     cards[v.deck], cards[v.discard], tdeck[v.ticket_deck]]
+            add = parts.append
+            wagons, points, held, choosing = self._b_wagons, self._b_points, self._b_tdeck, self._b_choosing
+            stations_left = v.stations_left
+            if stations_left:
+                stations = self._b_stations
+                for q in self._order[seat]:
+                    parts += (wagons[v.wagons[q]], points[v.route_points[q]], cards[v.cards[q]],
+                              held[v.tickets_held[q]], choosing[v.choosing_tickets[q]], stations[stations_left[q]])
+            else:
+                for q in self._order[seat]:
+                    parts += (wagons[v.wagons[q]], points[v.route_points[q]], cards[v.cards[q]],
+                              held[v.tickets_held[q]], choosing[v.choosing_tickets[q]])
+        except (IndexError, KeyError):  # a count beyond the game's own (a state edited by hand): compute it
+            parts = [_f32(self._prefix_values(v))]
+            add = parts.append
         # routes (any claim changes them), and stations, own tickets and the offer (rarer) are kept per
         # observer as template bytes, rebuilt only when their inputs change
         owners = v.route_owner
@@ -584,6 +588,26 @@ class TTRCodec:
                 base += w
             obs[ones] = 1.0
         return obs
+
+    def _prefix_values(self, v: ObservationView) -> list[float]:
+        """The slices phase .. players of a compact view as floats (what the byte tables hold)."""
+        n = self.n_players
+        rel = self._rel[v.seat]
+        rows = self._seat_rows
+        cur = v.current_player
+        final = v.final_turns_left
+        total = self.total_cards
+        d = (self._phase_rows[v.phase] + rows[n if cur is None else rel[cur]] + rows[rel[v.first_player]]
+             + [min(v.turn / TURN_SCALE, 1.0), 1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n]
+             + [k / scale for k, scale in zip(v.hand, self._card_scale, strict=True)]
+             + [v.market.count(c) / len(v.market) for c in self._market_kinds]
+             + [v.deck / total, v.discard / total, v.ticket_deck / self.n_tickets])
+        for q in self._order[v.seat]:
+            d += (v.wagons[q] / self.board.wagons, v.route_points[q] / self.max_route_points, v.cards[q] / total,
+                  v.tickets_held[q] / self.n_tickets, v.choosing_tickets[q] / self.offer_size)
+            if v.stations_left:
+                d.append(v.stations_left[q] / self.board.stations)
+        return d
 
     def _sparse_ones(self, v: ObservationView) -> list[int]:
         """Indices set to 1 in the slices stations, tickets and offer of a compact view."""
@@ -722,21 +746,9 @@ class TTRCodec:
         return [game.players.index(name) for name in result["winners"]]
 
 
-class _F32Memo(dict):  # type: ignore[type-arg]
-    """Key -> the float32 bytes of ``values(key)``, computed on first use. Bounded: keys such as hands
-    are many over a long run, and a small table keeps the garbage collector's passes cheap."""
-
-    __slots__ = ("_values",)
-
-    def __init__(self, values: Callable[[Any], Sequence[float]]) -> None:
-        super().__init__()
-        self._values = values
-
-    def __missing__(self, key: Any) -> bytes:
-        if len(self) >= 4096:
-            self.clear()
-        out = self[key] = array("f", self._values(key)).tobytes()
-        return out
+def _f32(values: Sequence[float]) -> bytes:
+    """The values as float32 bytes (each float64 rounded as numpy rounds it when it stores them)."""
+    return array("f", values).tobytes()
 
 
 _CODECS: dict[tuple[int, str, int, int], TTRCodec] = {}
