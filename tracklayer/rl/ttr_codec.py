@@ -540,11 +540,14 @@ class TTRCodec:
                 if owned[0] != owners:  # the same claims reach every observer: find each seat's lanes once
                     by_seat = []
                     find = owners.index
-                    for q in range(n):  # C-level scans: count, then index from the last lane found
+                    for q in range(n):  # one C-level scan per seat: index from the last lane found
                         lanes, r = [], -1
-                        for _ in range(owners.count(q)):
-                            r = find(q, r + 1)
-                            lanes.append(r)
+                        try:
+                            while True:
+                                r = find(q, r + 1)
+                                lanes.append(r)
+                        except ValueError:
+                            pass
                         by_seat.append(lanes)
                     owned = self._owned = (owners, by_seat)
                 base = self._o_routes
@@ -616,11 +619,15 @@ class TTRCodec:
         s0 = self._o_stations
         ones = []
         owners = v.station_owner
-        for q in range(n):  # a few stations among many cities: C-level scans
-            city = -1
-            for _ in range(owners.count(q)):
-                city = owners.index(q, city + 1)
-                ones.append(s0 + city * n + rel[q])
+        if owners.count(-1) != len(owners):  # a few stations among many cities, if any: C-level scans
+            for q in range(n):
+                city = -1
+                try:
+                    while True:
+                        city = owners.index(q, city + 1)
+                        ones.append(s0 + city * n + rel[q])
+                except ValueError:
+                    pass
         t0 = self._o_tickets
         for t, done in zip(v.tickets, v.completed, strict=True):
             ones.append(t0 + 2 * t)
