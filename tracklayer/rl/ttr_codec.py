@@ -194,7 +194,7 @@ class TTRCodec:
         self._seat_rows = [[1.0 if q == r else 0.0 for q in range(n)] for r in range(n)] + [[0.0] * n]
         self._market_kinds = (*range(nk), -1)  # per card kind, then the empty slots
         self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]  # seats by relative seat
-        self._templates: dict[int, tuple[Any, ...]] = {}  # observer -> (routes, rest, indices, indices, bytes)
+        self._templates: dict[int, tuple[Any, ...]] = {}  # observer -> (routes, rest, indices, indices, bytes, ones)
         # the slices before `routes` as float32 bytes, per value: a step looks parts up and joins them
         # (the same float64 quotient rounded to float32 as `observe` writes, so the vector is identical)
         self._b_head = {(p, cur, first): _f32(self._phase_rows[p] + self._seat_rows[cur] + self._seat_rows[first])
@@ -553,9 +553,17 @@ class TTRCodec:
                 base = self._o_routes
                 route_ones = [base + r * n + rel[q] for q in range(n) for r in owned[1][q]]
             rest_ones = t[3] if t is not None and t[1] == rest else self._sparse_ones(v)
-            template = np.zeros(self.obs_size, dtype=np.float32)
-            template[route_ones + rest_ones] = 1.0
-            t = self._templates[seat] = (owners, rest, route_ones, rest_ones, template[self._o_routes:].tobytes())
+            ones = {*route_ones, *rest_ones}
+            if t is None:
+                tail, was = bytearray(4 * (self.obs_size - self._o_routes)), set()
+            else:
+                tail, was = t[4], t[5]  # patched in place: a claim or a keep changes a few entries
+            o = self._o_routes
+            for i in ones.difference(was):
+                tail[4 * (i - o):4 * (i - o) + 4] = _ONE
+            for i in was.difference(ones):
+                tail[4 * (i - o):4 * (i - o) + 4] = _ZERO
+            t = self._templates[seat] = (owners, rest, route_ones, rest_ones, tail, ones)
         add(t[4])
         obs = np.frombuffer(bytearray(b"".join(parts)), dtype=np.float32)  # writable, owns a fresh buffer
         tunnel = v.tunnel
@@ -751,6 +759,9 @@ class TTRCodec:
     def winners(game: TTRGame, result: dict[str, Any]) -> list[int]:
         """Seats that won (after the tie-break; several when it is still shared)."""
         return [game.players.index(name) for name in result["winners"]]
+
+
+_ONE, _ZERO = array("f", [1.0]).tobytes(), bytes(4)  # float32 1 and 0
 
 
 def _f32(values: Sequence[float]) -> bytes:
