@@ -2,7 +2,7 @@
 
 An :class:`EnvSpec` names a game and how to build its codec (action encoding + observation tensor;
 one module per game family, e.g. ``ttr_codec``). An :class:`Episode` is one engine game driven by
-integer actions: it seeds and starts games, caches the mask and the observations of the position,
+integer actions: it seeds and starts games, caches the mask of the position,
 builds observations from what the seat may see only (``codec.observe_game``: the seat's view),
 applies indices, and turns ``game.result()`` into
 rewards. Adding a game family means writing its codec and one ``EnvSpec``.
