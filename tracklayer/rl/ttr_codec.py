@@ -278,13 +278,13 @@ class TTRCodec:
         """Indices and actions of every legal action of the player to move (same order)."""
         legal = game.legal_actions()
         acts = legal if isinstance(legal, list) else list(legal)
-        get = self._index.get
-        idx = [get(a.key, -1) for a in acts]
         if acts and acts[0].kind == "keep":  # keeps are encoded by offer position: state-dependent
             bit = {t: 1 << k for k, t in enumerate(game.state.offers[game.state.current])}.__getitem__
             keep0 = self._keep0 - 1
-            idx = [keep0 + sum(map(bit, a.tickets)) for a in acts]  # type: ignore[attr-defined]
-        elif -1 in idx:
+            return [keep0 + sum(map(bit, a.tickets)) for a in acts], acts  # type: ignore[attr-defined]
+        get = self._index.get
+        idx = [get(a.key, -1) for a in acts]
+        if -1 in idx:
             bad = acts[idx.index(-1)]
             raise ValueError(f"the engine offers {bad!s}, which this encoding cannot represent")
         return idx, acts
