@@ -115,7 +115,7 @@ def test_compact_observation_equals_the_json_view_observation(config, seed, move
 
 
 def test_env_observations_follow_every_move_of_a_game() -> None:
-    """Through the environment (cached per position): every observation of every agent equals the
+    """Through the environment (the mask cached per position): every observation of every agent equals the
     reference path, move after move, across episodes."""
     env = make_raw_env("ttr_europe_v1", players=3, history=2)
     codec = env.codec
@@ -188,3 +188,26 @@ def test_env_observation_text_and_render() -> None:
     text = env.render()
     assert text.startswith("[player_0]") and "phase: initial" in text and "offer: 1:" in text
     assert env.observation_text("player_1").startswith("phase: initial")
+
+
+def test_compact_observation_of_counts_beyond_the_game_equals_the_json_view() -> None:
+    """The fast path looks counts up in tables sized by what the game allows; a state edited by hand
+    beyond that (more cards of a kind than exist, a turn past the scale) still gives the reference vector."""
+    g = tracklayer.new_game("ttr-europe", 2, seed=5)
+    codec = ttr_codec(g)
+    rnd = random.Random(5)
+    for _ in range(30):
+        legal = g.legal_actions()
+        g.apply(legal[rnd.randrange(len(legal))])
+    for edit in ("hand", "turn", "deck"):
+        h = g.clone()
+        s = h.state
+        if edit == "hand":
+            s.hands[0][0] = g.board.per_color + 4
+        elif edit == "turn":
+            s.turn = 1_000
+        else:
+            s.deck = s.deck + s.deck  # more cards in the deck than the game has
+        for seat in range(2):
+            ref = codec.observe(h.view(seat, **codec.view_options))
+            assert np.array_equal(codec.observe_game(h, seat), ref), edit

@@ -74,8 +74,8 @@ class TracklayerAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.episode.current]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
-        return {"observation": self.episode.observation(seat), "action_mask": self.episode.action_mask(seat)}
+        obs, mask = self.episode.observe(self._seat[agent])
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -85,10 +85,12 @@ class TracklayerAECEnv(AECEnv):
         ep = self.episode
         if action is None:
             raise ValueError(f"{agent} is to move: pass an action index, not None")
-        ep.play(int(action))
+        ep.play(action)
         self._cumulative_rewards[agent] = 0.0
-        if not ep.done:  # rewards come only at the end: they are all zero here, nothing to clear or add up
-            self.agent_selection = self.possible_agents[ep.current]
+        game = ep.game
+        if ep.steps < ep.max_steps and not game.is_over:
+            # rewards come only at the end: they are all zero here, nothing to clear or add up
+            self.agent_selection = self.possible_agents[game.state.current]
         else:
             self._clear_rewards()
             if ep.over:

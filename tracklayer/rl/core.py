@@ -2,7 +2,7 @@
 
 An :class:`EnvSpec` names a game and how to build its codec (action encoding + observation tensor;
 one module per game family, e.g. ``ttr_codec``). An :class:`Episode` is one engine game driven by
-integer actions: it seeds and starts games, caches the mask and the observations of the position,
+integer actions: it seeds and starts games, caches the mask of the position,
 builds observations from what the seat may see only (``codec.observe_game``: the seat's view),
 applies indices, and turns ``game.result()`` into
 rewards. Adding a game family means writing its codec and one ``EnvSpec``.
@@ -75,10 +75,12 @@ class Episode:
         self._legal_at = -1
         self._legal_game: Any = None
         self._legal: tuple[list[int], list[Action]] = ([], [])
-        self._cached_game: Any = None  # the position the caches below belong to
+        self._cached_game: Any = None  # the position the mask below belongs to
         self._cached_moves = -1
-        self._obs_cache: dict[int, np.ndarray] = {}
-        self._mask_cache: np.ndarray | None = None
+        self._mask_cache: bytes | bytearray | None = None
+        codec = self.codec
+        self._mask_bytes: Callable[[Any], bytes | bytearray] = (
+            codec.mask_bytes if hasattr(codec, "mask_bytes") else lambda game: codec.mask(game).tobytes())
         self._result: dict[str, Any] | None = None
 
     def _start(self, seed: int, first: int) -> Any:
@@ -122,26 +124,27 @@ class Episode:
 
     # ------------------------------------------------------------------ what agents see
     def _position(self) -> None:
-        """Drop the per-position caches when the game moved on (or was replaced)."""
+        """Drop the per-position mask when the game moved on (or was replaced)."""
         game = self.game
         moves = len(game.moves)
         if self._cached_game is not game or self._cached_moves != moves:
             self._cached_game = game
             self._cached_moves = moves
-            self._obs_cache.clear()
             self._mask_cache = None
 
     def observation(self, seat: int) -> np.ndarray:
-        """The observation of ``seat`` (cached until the next move; every call gets its own array).
+        """The observation of ``seat`` (a new array on every call).
 
         The codec builds it from the seat's view only: ``codec.observe_game(game, seat)`` equals
         ``codec.observe(game.view(seat, **view_options))`` (tests/rl check both, and that hidden
-        information never changes either)."""
+        information never changes either). Not cached: an environment step asks once per seat, and the
+        Ticket to Ride codec keeps what rarely changes (routes, tickets, offer) per observer itself."""
+        return self.codec.observe_game(self.game, seat)
+
+    def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """(:meth:`observation`, :meth:`action_mask`) of ``seat``."""
         self._position()
-        obs = self._obs_cache.get(seat)
-        if obs is None:
-            obs = self._obs_cache[seat] = self.codec.observe_game(self.game, seat)
-        return obs.copy()
+        return self.codec.observe_game(self.game, seat), self._action_mask(seat)
 
     def legal(self) -> tuple[list[int], list[Action]]:
         """Indices and engine actions of the legal moves of the player to move (cached per position)."""
@@ -152,36 +155,49 @@ class Episode:
             self._legal_game = self.game
         return self._legal
 
-    def _legal_mask(self) -> np.ndarray:
-        """The mask of the player to move (zeros when the game is over), cached per position."""
-        self._position()
-        if self._mask_cache is None:
-            if self.game.is_over:
-                self._mask_cache = np.zeros(self.n_actions, dtype=np.int8)
-            else:
-                self._mask_cache = self.codec.mask(self.game)
-        return self._mask_cache
+    def _position_mask(self) -> bytes | bytearray:
+        """The mask of the player to move as one 0/1 byte per action (zeros when the game is over),
+        cached per position; call :meth:`_position` first."""
+        mask = self._mask_cache
+        if mask is None:
+            mask = self._mask_cache = bytes(self.n_actions) if self.game.is_over else self._mask_bytes(self.game)
+        return mask
 
     def action_mask(self, seat: int) -> np.ndarray:
         """int8 0/1 mask over the action space: the legal moves if ``seat`` is to move, else zeros."""
+        self._position()
+        return self._action_mask(seat)
+
+    def _action_mask(self, seat: int) -> np.ndarray:
         game = self.game
-        if seat == game.state.current and not game.is_over and self.steps < self.max_steps:
-            return self._legal_mask().copy()
+        if seat == game.state.current and self.steps < self.max_steps and not game.is_over:
+            return np.frombuffer(bytearray(self._position_mask()), dtype=np.int8)  # a copy per caller
         return np.zeros(self.n_actions, dtype=np.int8)
 
     def legal_action(self, index: int) -> Action | None:
         """The legal engine action of ``index`` for the player to move, or None."""
-        if not 0 <= index < self.n_actions or not self._legal_mask().item(index):
+        self._position()
+        if not 0 <= index < self.n_actions or not self._position_mask()[index]:
             return None
         return self.codec.decode(self.game, index)
 
     # ------------------------------------------------------------------ moves
     def play(self, index: int) -> Action:
-        """Apply the legal move of ``index``; ``IllegalAction`` names it when it is not legal."""
-        action = self.legal_action(int(index))
-        if action is None:
-            raise IllegalAction(self.illegal_message(int(index)))
-        return self.play_action(action)
+        """Apply the legal move of ``index``; ``IllegalAction`` names it when it is not legal.
+
+        Checked against the position's cached mask (the one the agent was shown), then decoded:
+        the legal actions are not listed again."""
+        index = int(index)
+        game = self.game
+        if self.steps >= self.max_steps or game.is_over:
+            raise IllegalAction("the episode is over: reset it")
+        if self._cached_game is not game or self._cached_moves != len(game.moves):
+            self._position()
+        if not 0 <= index < self.n_actions or not self._position_mask()[index]:
+            raise IllegalAction(self.illegal_message(index))
+        recorded = game.apply(self.codec.decode(game, index))
+        self.steps += 1
+        return recorded
 
     def illegal_message(self, index: int) -> str:
         try:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from operator import truediv
+from operator import getitem
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -194,8 +194,24 @@ class TTRCodec:
         self._seat_rows = [[1.0 if q == r else 0.0 for q in range(n)] for r in range(n)] + [[0.0] * n]
         self._market_kinds = (*range(nk), -1)  # per card kind, then the empty slots
         self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]  # seats by relative seat
-        self._templates: dict[int, tuple[Any, ...]] = {}  # observer -> (routes, rest, indices, indices, vector)
-        self._owned: tuple[tuple[int, ...], list[tuple[int, int]]] = ((), [])  # owners -> (slot, owner) pairs
+        self._templates: dict[int, tuple[Any, ...]] = {}  # observer -> (routes, rest, indices, indices, bytes, ones)
+        # the slices before `routes` as float32 bytes, per value: a step looks parts up and joins them
+        # (the same float64 quotient rounded to float32 as `observe` writes, so the vector is identical)
+        self._b_head = {(p, cur, first): _f32(self._phase_rows[p] + self._seat_rows[cur] + self._seat_rows[first])
+                        for p in PHASES for cur in range(n + 1) for first in range(n)}  # cur n: nobody
+        self._b_turn = [_f32([turn / TURN_SCALE]) for turn in range(TURN_SCALE + 1)]  # capped at TURN_SCALE
+        self._b_final = {final: _f32([1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n])
+                         for final in range(-1, n + 2)}
+        self._b_hand = [[_f32([k / scale]) for k in range(int(scale) + 1)] for scale in self._card_scale]
+        self._b_market: dict[tuple[int, ...], bytes] = {}  # sorted market -> its part
+        # one float32 per count, for every count the game allows (indexed without hashing)
+        self._b_cards = [_f32([k / self.total_cards]) for k in range(self.total_cards + 1)]  # piles, hands
+        self._b_tdeck = [_f32([k / nt]) for k in range(nt + 1)]  # ticket deck, tickets held
+        self._b_wagons = [_f32([k / b.wagons]) for k in range(b.wagons + 1)]
+        self._b_points = [_f32([k / self.max_route_points]) for k in range(self.max_route_points + 1)]
+        self._b_choosing = [_f32([k / self.offer_size]) for k in range(self.offer_size + 1)]
+        self._b_stations = [_f32([k / b.stations]) for k in range(b.stations + 1)] if b.stations else []
+        self._owned: tuple[tuple[int, ...], list[list[int]]] = ((), [])  # owners -> the lanes of each seat
 
     # ================================================================= actions
     def encode(self, game: TTRGame, action: Action) -> int:
@@ -262,13 +278,13 @@ class TTRCodec:
         """Indices and actions of every legal action of the player to move (same order)."""
         legal = game.legal_actions()
         acts = legal if isinstance(legal, list) else list(legal)
+        if acts and acts[0].kind == "keep":  # keeps are encoded by offer position: state-dependent
+            bit = {t: 1 << k for k, t in enumerate(game.state.offers[game.state.current])}.__getitem__
+            keep0 = self._keep0 - 1
+            return [keep0 + sum(map(bit, a.tickets)) for a in acts], acts  # type: ignore[attr-defined]
         get = self._index.get
         idx = [get(a.key, -1) for a in acts]
-        if acts and acts[0].kind == "keep":  # keeps are encoded by offer position: state-dependent
-            offer_pos = {t: k for k, t in enumerate(game.state.offers[game.state.current])}
-            keep0 = self._keep0 - 1
-            idx = [keep0 + sum(1 << offer_pos[t] for t in a.tickets) for a in acts]  # type: ignore[attr-defined]
-        elif -1 in idx:
+        if -1 in idx:
             bad = acts[idx.index(-1)]
             raise ValueError(f"the engine offers {bad!s}, which this encoding cannot represent")
         return idx, acts
@@ -276,6 +292,10 @@ class TTRCodec:
     def mask(self, game: TTRGame) -> np.ndarray:
         """int8 0/1 mask of the legal actions of the player to move: the indices of :meth:`legal`, filled
         from the engine's arithmetic blocks (memoised per block) instead of one action at a time."""
+        return np.frombuffer(self.mask_bytes(game), dtype=np.int8)
+
+    def mask_bytes(self, game: TTRGame) -> bytearray:
+        """:meth:`mask` as one 0/1 byte per action (environments keep it and index it without numpy)."""
         legal = game.legal_actions()
         out = bytearray(self.n_actions)  # filled item by item, then viewed as int8 (no numpy call per part)
         if isinstance(legal, ActionList):
@@ -294,7 +314,7 @@ class TTRCodec:
         else:  # a few actions (second draws, keeps, tunnel payments, pass): one by one
             for i in self.legal(game)[0]:
                 out[i] = 1
-        return np.frombuffer(out, dtype=np.int8)
+        return out
 
     def _block_indices(self, block: tuple[Any, ...]) -> tuple[int, ...]:
         """Indices of the actions of one ``ActionList`` block, in its order (see ``ActionList.blocks``)."""
@@ -469,37 +489,46 @@ class TTRCodec:
     def observe_compact(self, v: ObservationView) -> np.ndarray:
         """:meth:`observe` of the compact view: the same vector, built in few numpy calls.
 
-        The slices before ``routes`` (phases, counts, per-seat fields) are filled in a Python list and
-        written at once into a copy of the observer's template: the slices routes, stations, tickets
-        and offer, which change only on claims, stations, keeps and ticket draws, rebuilt when their
-        inputs change.
+        The slices before ``routes`` (phases, counts, per-seat fields) are float32 bytes looked up per
+        value (hand, market, each count), joined with the bytes of the observer's template: the slices
+        routes, stations, tickets and offer, which change only on claims, stations, keeps and ticket
+        draws, rebuilt when their inputs change. One buffer copy per observation, no per-item conversion.
         """
         n = self.n_players
         seat = v.seat
         rel = self._rel[seat]
-        rows = self._seat_rows  # one-hot rows per relative seat, the last one all zero
         cur = v.current_player
-        turn = v.turn / TURN_SCALE
-        final = v.final_turns_left
-        market = v.market
-        nm = len(market)
-        total = self.total_cards
-        # the slices phase .. players, in order, as one list
-        d = (self._phase_rows[v.phase] + rows[-1 if cur is None else rel[cur]] + rows[rel[v.first_player]]
-             + [turn if turn < 1.0 else 1.0, 1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n]
-             + list(map(truediv, v.hand, self._card_scale))
-             + [market.count(c) / nm for c in self._market_kinds]
-             + [v.deck / total, v.discard / total, v.ticket_deck / self.n_tickets])
-        ws, ps, nt, os_ = self.board.wagons, self.max_route_points, self.n_tickets, self.offer_size
-        wagons, points, cards, held, choosing = v.wagons, v.route_points, v.cards, v.tickets_held, v.choosing_tickets
-        stations_left = v.stations_left
-        ss = self.board.stations
-        for q in self._order[seat]:
-            d += (wagons[q] / ws, points[q] / ps, cards[q] / total, held[q] / nt, choosing[q] / os_)
+        cards, tdeck = self._b_cards, self._b_tdeck
+        # the slices phase .. players, in order, as float32 bytes looked up per value
+        market = tuple(sorted(v.market))
+        market_part = self._b_market.get(market)
+        if market_part is None:
+            if len(self._b_market) > 4_096:
+                self._b_market.clear()
+            market_part = self._b_market[market] = _f32([market.count(c) / len(market) for c in self._market_kinds])
+        try:
+            turn = v.turn
+            parts = [self._b_head[(v.phase, n if cur is None else rel[cur], rel[v.first_player])],
+                     self._b_turn[turn if turn < TURN_SCALE else TURN_SCALE], self._b_final[v.final_turns_left],
+                     b"".join(map(getitem, self._b_hand, v.hand)), market_part,
+                     cards[v.deck], cards[v.discard], tdeck[v.ticket_deck]]
+            add = parts.append
+            wagons, points, held, choosing = self._b_wagons, self._b_points, self._b_tdeck, self._b_choosing
+            stations_left = v.stations_left
             if stations_left:
-                d.append(stations_left[q] / ss)
+                stations = self._b_stations
+                for q in self._order[seat]:
+                    parts += (wagons[v.wagons[q]], points[v.route_points[q]], cards[v.cards[q]],
+                              held[v.tickets_held[q]], choosing[v.choosing_tickets[q]], stations[stations_left[q]])
+            else:
+                for q in self._order[seat]:
+                    parts += (wagons[v.wagons[q]], points[v.route_points[q]], cards[v.cards[q]],
+                              held[v.tickets_held[q]], choosing[v.choosing_tickets[q]])
+        except (IndexError, KeyError):  # a count beyond the game's own (a state edited by hand): compute it
+            parts = [_f32(self._prefix_values(v))]
+            add = parts.append
         # routes (any claim changes them), and stations, own tickets and the offer (rarer) are kept per
-        # observer as a template vector, rebuilt only when their inputs change
+        # observer as template bytes, rebuilt only when their inputs change
         owners = v.route_owner
         rest = (v.station_owner, v.tickets, v.completed, v.offer)
         t = self._templates.get(seat)
@@ -508,17 +537,35 @@ class TTRCodec:
                 route_ones = t[2]
             else:
                 owned = self._owned
-                if owned[0] != owners:  # the same claims reach every observer: scan the routes once for all
-                    owned = self._owned = (owners, [(b, o) for b, o in zip(self._route_base, owners, strict=True)
-                                                    if o >= 0])
-                route_ones = np.array([b + rel[o] for b, o in owned[1]], dtype=np.intp)
+                if owned[0] != owners:  # the same claims reach every observer: find each seat's lanes once
+                    by_seat = []
+                    find = owners.index
+                    for q in range(n):  # one C-level scan per seat: index from the last lane found
+                        lanes, r = [], -1
+                        try:
+                            while True:
+                                r = find(q, r + 1)
+                                lanes.append(r)
+                        except ValueError:
+                            pass
+                        by_seat.append(lanes)
+                    owned = self._owned = (owners, by_seat)
+                base = self._o_routes
+                route_ones = [base + r * n + rel[q] for q in range(n) for r in owned[1][q]]
             rest_ones = t[3] if t is not None and t[1] == rest else self._sparse_ones(v)
-            template = np.zeros(self.obs_size, dtype=np.float32)
-            template[route_ones] = 1.0
-            template[rest_ones] = 1.0
-            t = self._templates[seat] = (owners, rest, route_ones, rest_ones, template)
-        obs = t[4].copy()
-        obs[:self._o_routes] = np.frombuffer(array("f", d), dtype=np.float32)  # no per-item type discovery
+            ones = {*route_ones, *rest_ones}
+            if t is None:
+                tail, was = bytearray(4 * (self.obs_size - self._o_routes)), set()
+            else:
+                tail, was = t[4], t[5]  # patched in place: a claim or a keep changes a few entries
+            o = self._o_routes
+            for i in ones.difference(was):
+                tail[4 * (i - o):4 * (i - o) + 4] = _ONE
+            for i in was.difference(ones):
+                tail[4 * (i - o):4 * (i - o) + 4] = _ZERO
+            t = self._templates[seat] = (owners, rest, route_ones, rest_ones, tail, ones)
+        add(t[4])
+        obs = np.frombuffer(bytearray(b"".join(parts)), dtype=np.float32)  # writable, owns a fresh buffer
         tunnel = v.tunnel
         if tunnel is not None:
             route, color, n_color, n_loco, revealed, extra = tunnel
@@ -553,12 +600,42 @@ class TTRCodec:
             obs[ones] = 1.0
         return obs
 
-    def _sparse_ones(self, v: ObservationView) -> np.ndarray:
+    def _prefix_values(self, v: ObservationView) -> list[float]:
+        """The slices phase .. players of a compact view as floats (what the byte tables hold)."""
+        n = self.n_players
+        rel = self._rel[v.seat]
+        rows = self._seat_rows
+        cur = v.current_player
+        final = v.final_turns_left
+        total = self.total_cards
+        d = (self._phase_rows[v.phase] + rows[n if cur is None else rel[cur]] + rows[rel[v.first_player]]
+             + [min(v.turn / TURN_SCALE, 1.0), 1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n]
+             + [k / scale for k, scale in zip(v.hand, self._card_scale, strict=True)]
+             + [v.market.count(c) / len(v.market) for c in self._market_kinds]
+             + [v.deck / total, v.discard / total, v.ticket_deck / self.n_tickets])
+        for q in self._order[v.seat]:
+            d += (v.wagons[q] / self.board.wagons, v.route_points[q] / self.max_route_points, v.cards[q] / total,
+                  v.tickets_held[q] / self.n_tickets, v.choosing_tickets[q] / self.offer_size)
+            if v.stations_left:
+                d.append(v.stations_left[q] / self.board.stations)
+        return d
+
+    def _sparse_ones(self, v: ObservationView) -> list[int]:
         """Indices set to 1 in the slices stations, tickets and offer of a compact view."""
         n = self.n_players
         rel = self._rel[v.seat]
         s0 = self._o_stations
-        ones = [s0 + city * n + rel[o] for city, o in enumerate(v.station_owner) if o >= 0]
+        ones = []
+        owners = v.station_owner
+        if owners.count(-1) != len(owners):  # a few stations among many cities, if any: C-level scans
+            for q in range(n):
+                city = -1
+                try:
+                    while True:
+                        city = owners.index(q, city + 1)
+                        ones.append(s0 + city * n + rel[q])
+                except ValueError:
+                    pass
         t0 = self._o_tickets
         for t, done in zip(v.tickets, v.completed, strict=True):
             ones.append(t0 + 2 * t)
@@ -567,7 +644,7 @@ class TTRCodec:
         f0 = self._o_offer
         nt = self.n_tickets
         ones += [f0 + pos * nt + t for pos, t in enumerate(v.offer)]
-        return np.array(ones, dtype=np.intp)
+        return ones
 
     @property
     def view_options(self) -> dict[str, Any]:
@@ -682,6 +759,14 @@ class TTRCodec:
     def winners(game: TTRGame, result: dict[str, Any]) -> list[int]:
         """Seats that won (after the tie-break; several when it is still shared)."""
         return [game.players.index(name) for name in result["winners"]]
+
+
+_ONE, _ZERO = array("f", [1.0]).tobytes(), bytes(4)  # float32 1 and 0
+
+
+def _f32(values: Sequence[float]) -> bytes:
+    """The values as float32 bytes (each float64 rounded as numpy rounds it when it stores them)."""
+    return array("f", values).tobytes()
 
 
 _CODECS: dict[tuple[int, str, int, int], TTRCodec] = {}

@@ -81,7 +81,7 @@ class TTRGame(BaseGame):
         self.rules: Rules = board.rules(variant)
         self.table: ActionTable = board.actions
         self.tickets = board.tickets
-        self._completion_memo: dict[tuple[Any, ...], tuple[bool, ...]] = {}  # see view.tickets_completed
+        self._completion_memo: dict[tuple[Any, ...], Any] = {}  # see view.tickets_completed
         self._init_log()
 
     # ------------------------------------------------------------------ queries

@@ -62,6 +62,10 @@ class Rules:
             per_color.setdefault(color, []).append((length, ferry, order, mask))
         colors = sorted(per_color, key=lambda c: (c == GRAY, c))  # GRAY last
         self._color_sigs = tuple((c, tuple(sorted(per_color[c]))) for c in colors)
+        # ... and the union of each colour's signature masks: a claim changes the groups of one colour (and
+        # GRAY), so each colour's groups are memoised on its own available routes (see _claimable)
+        self._color_unions = tuple((c, sigs, sum(m for *_, m in sigs)) for c, sigs in self._color_sigs)
+        self._color_memo: dict[tuple[int, int], tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
         self._identical = [(r.identical_to, r.index) for r in routes if r.identical_to != r.index]
         self._twin_masks = [sum(1 << t for t in r.twins) for r in routes]
         self._free_cities: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -234,19 +238,26 @@ class Rules:
         lists = self._bit_lists
         by_color = []
         gray: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
-        for color, sigs in self._color_sigs:  # the colours, then GRAY
-            found = []
-            for length, ferry, order, mask in sigs:
-                sub = avail & mask
-                if sub:
-                    routes = lists.get(sub)
-                    if routes is None:
-                        routes = lists[sub] = tuple(i for i in range(sub.bit_length()) if sub >> i & 1)
-                    found.append((length, ferry, order, routes))
+        cmemo = self._color_memo
+        if len(cmemo) > 4_096:
+            cmemo.clear()
+        for color, sigs, union in self._color_unions:  # the colours, then GRAY
+            ckey = (color, avail & union)
+            groups = cmemo.get(ckey)
+            if groups is None:
+                found = []
+                for length, ferry, order, mask in sigs:
+                    sub = avail & mask
+                    if sub:
+                        routes = lists.get(sub)
+                        if routes is None:
+                            routes = lists[sub] = tuple(i for i in range(sub.bit_length()) if sub >> i & 1)
+                        found.append((length, ferry, order, routes))
+                groups = cmemo[ckey] = tuple(found)
             if color == GRAY:
-                gray = tuple(found)
-            elif found:
-                by_color.append((color, tuple(found)))
+                gray = groups
+            elif groups:
+                by_color.append((color, groups))
         out = memo[key] = (tuple(by_color), gray)  # shared by every caller: immutable
         return out
 

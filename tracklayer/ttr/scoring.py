@@ -37,28 +37,35 @@ def ticket_progress(board: Board, routes: Sequence[int], tickets: Sequence[HeldT
 def joined_pairs(board: Board, routes: Sequence[int], pairs: Sequence[tuple[int, int]]) -> list[bool]:
     """Per ``(city, city)`` pair: do ``routes`` join them?
 
-    A union-find over the cities the routes touch only (a player owns a few dozen routes at most), as
-    views ask for it after every claim.
+    The components of the cities the routes touch only (a player owns a few dozen routes at most), as
+    views ask for it after every claim: each city maps to its component's set, a route joining two
+    components moves the smaller one into the larger (no per-city function calls).
     """
     if not pairs:
         return []
-    parent: dict[int, int] = {}
-
-    def find(x: int) -> int:
-        root = x
-        while root in parent:
-            root = parent[root]
-        while x != root:  # path compression
-            parent[x], x = root, parent[x]
-        return root
-
+    comp: dict[int, set[int]] = {}
+    get = comp.get
     all_routes = board.routes
     for r in routes:
         route = all_routes[r]
-        ra, rb = find(route.a), find(route.b)
-        if ra != rb:
-            parent[ra] = rb
-    return [find(a) == find(b) for a, b in pairs]
+        a, b = route.a, route.b
+        ca, cb = get(a), get(b)
+        if ca is None:
+            if cb is None:
+                comp[a] = comp[b] = {a, b}
+            else:
+                cb.add(a)
+                comp[a] = cb
+        elif cb is None:
+            ca.add(b)
+            comp[b] = ca
+        elif ca is not cb:
+            if len(ca) < len(cb):
+                ca, cb = cb, ca
+            ca |= cb
+            for city in cb:
+                comp[city] = ca
+    return [a == b or (a in comp and get(b) is comp[a]) for a, b in pairs]
 
 
 def score_position(

@@ -35,10 +35,11 @@ def ticket_info(game: TTRGame, tickets: list[int], done: list[bool] | None = Non
 def tickets_completed(game: TTRGame, seat: int, owners: tuple[int, ...] | None = None) -> tuple[bool, ...]:
     """Which of ``seat``'s tickets its own routes complete (stations not counted), per held ticket.
 
-    Memoised on the game: the union-find is redone only after the seat claims a route or keeps
-    tickets, not on every view. Keys are the whole input (the route owners, the seat, its tickets;
-    then its own routes and tickets), so clones may share the memo. ``owners``: ``tuple(route_owner)``
-    if the caller has it already.
+    Memoised on the game: the components are rebuilt only after the seat claims a route or keeps
+    tickets, not on every view. Entries hold the whole input, so clones may share the memo: per (seat,
+    its tickets) the route owners last seen and the answer (the owners are compared, not hashed: equal
+    tuples of small ints compare by identity, hashing 100 lanes costs more), and per (its own routes,
+    its tickets) the answer. ``owners``: ``tuple(route_owner)`` if the caller has it already.
     """
     s = game.state
     held = s.tickets[seat]
@@ -47,26 +48,27 @@ def tickets_completed(game: TTRGame, seat: int, owners: tuple[int, ...] | None =
     if owners is None:
         owners = tuple(s.route_owner)
     memo = game._completion_memo
-    key = (seat, owners, tuple(held))
-    done = memo.get(key)
+    key = (seat, tuple(held))
+    entry = memo.get(key)
+    if entry is not None and entry[0] == owners:
+        return entry[1]
+    if len(memo) > 64:  # entries change after claims: only recent positions repeat
+        memo.clear()
+    owned = []  # the seat's routes, found by C-level scans (a Python loop over every route costs more)
+    find = owners.index
+    r = -1
+    try:
+        while True:
+            r = find(seat, r + 1)
+            owned.append(r)
+    except ValueError:  # one scan in all (counting first would be a second one)
+        pass
+    key2 = (tuple(owned), key[1])  # only the routes of others changed: same answer
+    done = memo.get(key2)
     if done is None:
-        if len(memo) > 64:  # entries change after claims: only recent positions repeat
-            memo.clear()
-        owned = []  # the seat's routes, found by C-level scans (a Python loop over every route costs more)
-        find = owners.index
-        r = -1
-        try:
-            while True:
-                r = find(seat, r + 1)
-                owned.append(r)
-        except ValueError:
-            pass
-        key2 = (tuple(owned), key[2])  # only the routes of others changed: same answer
-        done = memo.get(key2)
-        if done is None:
-            tickets = game.tickets
-            done = memo[key2] = tuple(joined_pairs(game.board, owned, [(tickets[t].a, tickets[t].b) for t in held]))
-        memo[key] = done
+        tickets = game.tickets
+        done = memo[key2] = tuple(joined_pairs(game.board, owned, [(tickets[t].a, tickets[t].b) for t in held]))
+    memo[key] = (owners, done)
     return done
 
 
