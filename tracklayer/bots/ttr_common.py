@@ -167,6 +167,7 @@ class Plan:
     failed: list[int]  # tickets given up (impossible, or too expensive)
     wagons: int  # wagons the plan still needs
     cost: float  # path cost of the plan
+    dropped: list[int] = field(default_factory=list)  # tickets given up for lack of time (planner)
 
 
 class Planner:

@@ -110,6 +110,9 @@ class HeuristicBot:
     keep_wagon_cost = 0.0  # points a planned wagon costs when judging tickets (long routes pay more)
     ticket_spare = 14  # or mid-plan: at least this many wagons beyond the plan ...
     ticket_slack = 8.0  # ... and this many turns beyond what the plan needs
+    keep_rate = 1.4  # useful cards drawn per turn, when judging whether kept tickets can be built in time
+    keep_margin = 2.0  # turns of slack a kept plan should leave
+    no_draw_when_dropped = True  # never draw tickets while some held ticket is given up for time
 
     def planner(self, obs: Obs) -> Planner:
         if self.style == "planner":
@@ -137,6 +140,7 @@ class HeuristicBot:
                 dropped = [t for t in tickets if t not in keep]
                 plan = pl.plan(keep)
                 plan.failed = sorted(set(plan.failed) | set(dropped))
+                plan.dropped = dropped
         return plan
 
     # ------------------------------------------------------------------ tickets
@@ -175,17 +179,17 @@ class HeuristicBot:
             return list(choice.tickets)
         return [by_id[x] for x in str(choice).split()[1:]]
 
-    def _need_turns(self, obs: Obs, plan: Any) -> float:
+    def _need_turns(self, obs: Obs, plan: Any, rate: float = 1.8) -> float:
         info = obs.info
         deficit, gray, ferry = card_needs(info, obs.hand, plan.routes)
         cards = sum(deficit) + gray + max(0, ferry - obs.hand[info.loco])
-        return len(plan.routes) + cards / 1.8 + 1.5 * len(plan.borrow)
+        return len(plan.routes) + cards / rate + 1.5 * len(plan.borrow)
 
     def _feasibility(self, obs: Obs, plan: Any, new: list[int], turns: float) -> float:
         """Penalty for a plan that probably cannot be built in the turns that are left."""
         info = obs.info
-        need_turns = self._need_turns(obs, plan)
-        slack = turns - need_turns
+        need_turns = self._need_turns(obs, plan, self.keep_rate)
+        slack = turns - need_turns - self.keep_margin
         risk = sum(info.ticket_points[t] for t in new)
         pen = 0.0
         if slack < 0:
@@ -204,6 +208,8 @@ class HeuristicBot:
             return plan.wagons <= 6 and obs.wagons[me] >= 12 and not obs.final_round
         if plan.borrow or obs.turns_left_estimate() < self.ticket_turns:
             return False
+        if plan.dropped and self.no_draw_when_dropped:
+            return False  # already short of time for the tickets held: new ones would only fail too
         if not plan.routes:
             return obs.wagons[me] >= self.ticket_wagons
         # plenty of wagons and time beyond the current plan: more tickets pay
