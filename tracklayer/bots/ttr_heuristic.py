@@ -112,7 +112,15 @@ class HeuristicBot:
     ticket_slack = 8.0  # ... and this many turns beyond what the plan needs
     keep_rate = 1.4  # useful cards drawn per turn, when judging whether kept tickets can be built in time
     keep_margin = 2.0  # turns of slack a kept plan should leave
-    no_draw_when_dropped = True  # never draw tickets while some held ticket is given up for time
+    no_draw_when_dropped = True
+    fast_factor = 0.85  # opponents' quickest finish (from wagons and hand) scaled by this; 0: average pace only
+    fast_len = 3.0  # wagons an opponent lays per claim turn in that estimate  # never draw tickets while some held ticket is given up for time
+
+    def turns_left(self, obs: Obs) -> float:
+        """My turns left: the planner also counts how fast opponents' hands could end the game."""
+        if self.style != "planner" or self.fast_factor <= 0:
+            return obs.turns_left_estimate()
+        return obs.turns_left_fast(self.fast_len, self.fast_factor)
 
     def planner(self, obs: Obs) -> Planner:
         if self.style == "planner":
@@ -130,7 +138,7 @@ class HeuristicBot:
         plan = pl.plan(tickets, orders=self.plan_orders)
         if style == "planner" and plan.planned and obs.phase not in ("initial", "keep"):
             # out of time: give up the tickets that cost most per point, so the cards go to the rest
-            turns = obs.turns_left_estimate()
+            turns = self.turns_left(obs)
             live = list(plan.planned)
             while live and self._need_turns(obs, plan) > turns + self.time_slack:
                 info = obs.info
@@ -149,7 +157,7 @@ class HeuristicBot:
         style = self.style
         best, best_value = moves.keeps[0], -INF
         pl = self.planner(obs)
-        turns = obs.turns_left_estimate()
+        turns = self.turns_left(obs)
         by_id = {str(t["id"]): info.ticket_index(t) for t in obs.view.get("offer", [])}
         for choice in moves.keeps:
             new = self._kept(choice, by_id, len(info.board.tickets))
@@ -206,7 +214,7 @@ class HeuristicBot:
             return not plan.routes and not plan.borrow and obs.wagons[me] >= 6
         if self.style == "hungry":
             return plan.wagons <= 6 and obs.wagons[me] >= 12 and not obs.final_round
-        if plan.borrow or obs.turns_left_estimate() < self.ticket_turns:
+        if plan.borrow or self.turns_left(obs) < self.ticket_turns:
             return False
         if plan.dropped and self.no_draw_when_dropped:
             return False  # already short of time for the tickets held: new ones would only fail too
@@ -216,7 +224,7 @@ class HeuristicBot:
         spare = obs.wagons[me] - plan.wagons
         if spare < self.ticket_spare:
             return False
-        slack = obs.turns_left_estimate()
+        slack = self.turns_left(obs)
         need = self._need_turns(obs, plan)
         return slack - need >= self.ticket_slack
 
@@ -250,7 +258,7 @@ class HeuristicBot:
             return act
 
         if style == "planner":
-            st = self.station_move(obs, moves, plan, force=obs.turns_left_estimate() <= 4 or not targets)
+            st = self.station_move(obs, moves, plan, force=self.turns_left(obs) <= 4 or not targets)
             if st is not None:
                 return st
             if sum(obs.hand) >= self.hand_cap and targets:
