@@ -25,11 +25,13 @@ All of them see only ``(view, legal)``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from tracklayer.bots.base import Budget, move_seed
 from tracklayer.bots.ttr_common import GRAY, INF, Obs, Planner, card_needs, payment_penalty
+from tracklayer.ttr.trail import longest_trail
 
 STYLES = ("greedy", "routes", "hungry", "longroute", "planner")
 
@@ -114,6 +116,8 @@ class HeuristicBot:
     keep_margin = 2.0  # turns of slack a kept plan should leave
     no_draw_when_dropped = True
     fast_factor = 0.85  # opponents' quickest finish (from wagons and hand) scaled by this; 0: average pace only
+    tunnel_risk = 0.2  # planner claims a tunnel only when the extra cost fails to be covered at most this often
+    express_weight = 0.5  # weight of European Express gains in mid-game point claims (1 when finishing)
     fast_len = 3.0  # wagons an opponent lays per claim turn in that estimate  # never draw tickets while some held ticket is given up for time
 
     def turns_left(self, obs: Obs) -> float:
@@ -306,8 +310,14 @@ class HeuristicBot:
                 continue
             if info.tunnel[r]:
                 # a tunnel may ask for up to 3 more cards: go with some spare of the right kind
-                acts = [a for a in acts if self._tunnel_spare(obs, a) >= 1] or (
-                    acts if obs.turns_left_estimate() <= 3 else [])
+                if self.style == "planner" and self.tunnel_risk < 1:
+                    # pay with the cards most likely to cover the extra; wait while that is too risky
+                    odds = {a: self._tunnel_fail(obs, a) for a in acts}
+                    acts = [a for a in acts if odds[a] <= self.tunnel_risk] or (
+                        [min(acts, key=lambda a: odds[a])] if self.turns_left(obs) <= 3 else [])
+                else:
+                    acts = [a for a in acts if self._tunnel_spare(obs, a) >= 1] or (
+                        acts if obs.turns_left_estimate() <= 3 else [])
                 if not acts:
                     continue
             act, pen = self.pick_payment(obs, acts, plan, r)
@@ -327,6 +337,58 @@ class HeuristicBot:
         if act.n_color:
             spare += hand[act.color] - act.n_color
         return spare
+
+    def _express_gain(self, obs: Obs, r: int) -> float:
+        """Change in my European Express points (longest continuous path) if I claim route ``r``.
+
+        The bonus goes to every player with the longest trail; a claim that is not next to my
+        network cannot lengthen it beyond its own length.
+        """
+        info = obs.info
+        bonus = info.board.longest_path_bonus if info.board.features.longest_path else 0
+        if not bonus:
+            return 0.0
+        cached = getattr(self, "_express_base", None)
+        base = cached[1] if cached is not None and cached[0] is obs else None
+        if base is None:
+            lengths = []
+            for p in range(obs.n):
+                edges = [(*info.route_ends[x], info.route_len[x]) for x, o in enumerate(obs.route_owner) if o == p]
+                lengths.append(longest_trail(edges)[0])
+            mine = lengths[obs.seat]
+            other = max((v for p, v in enumerate(lengths) if p != obs.seat), default=0)
+            base = (mine, other)
+            self._express_base = (obs, base)
+        mine, other = base
+        a, b = info.route_ends[r]
+        touch = any(obs.route_owner[x] == obs.seat for c in (a, b) for _, x in info.adj[c])
+        if touch:
+            edges = [(*info.route_ends[x], info.route_len[x]) for x, o in enumerate(obs.route_owner) if o == obs.seat]
+            edges.append((a, b, info.route_len[r]))
+            after = longest_trail(edges)[0]
+        else:
+            after = max(mine, info.route_len[r])
+        return bonus * (float(after >= other) - float(mine >= other))
+
+    def _tunnel_fail(self, obs: Obs, act: Any) -> float:
+        """Chance that a tunnel claim paid with ``act`` asks for more extra cards than the hand has left.
+
+        Each of the 3 revealed cards matches with the share of matching cards among those I cannot
+        see (a locomotive, or the colour played unless only locomotives are played); binomial odds.
+        """
+        info = obs.info
+        loco = info.loco
+        hand = obs.hand
+        unseen = sum(info.total_cards) - sum(hand) - sum(1 for c in obs.market if c >= 0)
+        match = info.total_cards[loco] - hand[loco] - obs.market.count(loco)
+        if act.n_color and act.color >= 0:
+            match += info.total_cards[act.color] - hand[act.color] - obs.market.count(act.color)
+        p = min(1.0, max(0.0, match / max(1, unseen)))
+        spare = self._tunnel_spare(obs, act) if act.n_color else hand[loco] - act.n_loco
+        fail = 0.0
+        for k in range(spare + 1, 4):
+            fail += math.comb(3, k) * p**k * (1 - p) ** (3 - k)
+        return fail
 
     def _contested(self, obs: Obs, r: int) -> float:
         """Routes with no alternative lane near opponents' networks are worth grabbing first."""
@@ -362,6 +424,8 @@ class HeuristicBot:
                     continue
             if r in plan.routes:
                 score += 4
+            if self.style == "planner" and self.express_weight > 0:
+                score += self._express_gain(obs, r) * (1.0 if finishing else self.express_weight)
             if missing and finishing:
                 if pl is None:
                     pl = self.planner(obs)
