@@ -114,11 +114,11 @@ class HeuristicBot:
     ticket_slack = 8.0  # ... and this many turns beyond what the plan needs
     keep_rate = 1.4  # useful cards drawn per turn, when judging whether kept tickets can be built in time
     keep_margin = 2.0  # turns of slack a kept plan should leave
-    no_draw_when_dropped = True
+    no_draw_when_dropped = True  # never draw tickets while some held ticket is given up for time
     fast_factor = 0.85  # opponents' quickest finish (from wagons and hand) scaled by this; 0: average pace only
-    tunnel_risk = 0.2  # planner claims a tunnel only when the extra cost fails to be covered at most this often
+    fast_len = 3.0  # wagons an opponent lays per claim turn in that estimate
+    tunnel_risk = 0.2  # claim a tunnel only when the extra cost goes uncovered at most this often
     express_weight = 0.5  # weight of European Express gains in mid-game point claims (1 when finishing)
-    fast_len = 3.0  # wagons an opponent lays per claim turn in that estimate  # never draw tickets while some held ticket is given up for time
 
     def turns_left(self, obs: Obs) -> float:
         """My turns left: the planner also counts how fast opponents' hands could end the game."""
