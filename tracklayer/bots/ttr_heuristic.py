@@ -104,7 +104,8 @@ class HeuristicBot:
     block_gain = 8.0  # mid-game, block a route that lengthens an opponent's link by this much ...
     block_len = 3  # ... if it is at most this long
     plan_orders = 1  # ticket orders the planner tries for its Steiner plan (1: by points)
-    loco_need = 4  # take a face-up locomotive when the plan still lacks this many cards
+    loco_need = 4  # hungry: take a face-up locomotive when the plan still lacks this many cards
+    planner_loco_need = 99  # planner: the same (so, in effect, only for ferries: two blind cards beat one wild)
     hand_cap = 20  # with this many cards and nothing of the plan affordable, spend cards on points
     concentrate = True  # draw for the route closest to complete rather than the biggest deficit
     route_overhead = 0.35  # path cost of a route beyond its length (one claim turn)
@@ -550,7 +551,8 @@ class HeuristicBot:
             return moves.draws[best]
         if not second and loco in moves.draws and self.style in ("planner", "hungry"):
             need = sum(deficit) + gray_def + max(0, ferry - hand[loco])
-            if ferry > hand[loco] or need >= self.loco_need:
+            threshold = self.planner_loco_need if self.style == "planner" else self.loco_need
+            if ferry > hand[loco] or need >= threshold:
                 return moves.draws[loco]
         if None in moves.draws:
             return moves.draws[None]
