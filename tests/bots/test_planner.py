@@ -9,17 +9,21 @@ import pytest
 
 import tracklayer
 from tracklayer.bots.ttr_common import Obs, Plan
-from tracklayer.bots.ttr_heuristic import HeuristicBot
+from tracklayer.bots.ttr_heuristic import HeuristicBot, Moves
 
 
-def _opening(seed: int = 1) -> Obs:
-    """Seat 0's view on its first main-phase turn of a 2-player Europe game (both kept tickets)."""
+def _opening_game(seed: int = 1) -> tracklayer.core.game.BaseGame:  # type: ignore[name-defined]
+    """A 2-player Europe game at seat 0's first main-phase turn (both players kept their tickets)."""
     g = tracklayer.new_game("ttr-europe", 2, seed=seed)
     bots = [HeuristicBot(0, "planner"), HeuristicBot(1, "planner")]
     while not (g.phase == "main" and g.current_player == 0):
         s = g.current_player
         g.apply(bots[s].choose(g.view(s), g.legal_actions()))
-    return Obs.from_view(g.view(0))
+    return g
+
+
+def _opening(seed: int = 1) -> Obs:
+    return Obs.from_view(_opening_game(seed).view(0))
 
 
 def _route(obs: Obs, a: str, b: str) -> int:
@@ -116,3 +120,24 @@ def test_express_gain_counts_only_a_change_of_the_longest_path_standing() -> Non
     owner[_route(obs, "Pamplona", "Paris")] = 0
     bot = HeuristicBot(0, "planner")  # a new position (the bot caches the lengths per view)
     assert bot._express_gain(obs, _route(obs, "Marseille", "Paris")) == 0  # already ahead: nothing to gain
+
+
+def test_planner_takes_a_face_up_locomotive_only_for_ferries() -> None:
+    """One wild card is a whole turn; two blind cards are worth more unless a ferry needs locomotives."""
+    g = _opening_game()
+    obs = Obs.from_view(g.view(0))
+    info = obs.info
+    loco = info.loco
+    obs.hand = [0] * info.n_cards
+    obs.market = [loco] * 5  # nothing else face up: only the locomotive or the deck
+    moves = Moves([g.table.draw(loco), g.table.draw_deck])
+    land = [_route(obs, "Pamplona", "Paris"), _route(obs, "Lisboa", "Madrid")]  # 7 cards short, no ferry
+    ferry = next(r for r in range(len(info.ferry)) if info.ferry[r] and info.route_len[r] <= 3)
+
+    def plan(routes: list[int]) -> Plan:
+        return Plan(routes=routes, borrow=[], done=[], planned=list(obs.tickets), failed=[], wagons=7, cost=0.0)
+
+    assert HeuristicBot(0, "planner").draw(obs, moves, plan(land), second=False) == g.table.draw_deck
+    assert HeuristicBot(0, "planner").draw(obs, moves, plan([ferry]), second=False) == g.table.draw(loco)
+    # the destination-hungry baseline keeps its rule: a locomotive when 4+ cards are missing
+    assert HeuristicBot(0, "hungry").draw(obs, moves, plan(land), second=False) == g.table.draw(loco)
