@@ -15,10 +15,12 @@ Playtesting of Contemporary Board Games" (FDG 2017), as far as the paper describ
 
 ``planner`` is the strong heuristic: greedy Steiner planning over free and own routes for all its
 tickets with colour bookkeeping (which colours the plan still needs, gray routes take the colour
-it holds most of), ticket draws judged by points against wagons and turns left, stations only
-when a ticket is otherwise impossible and worth more than the station, tunnels paid when the
-route is wanted, blocking an opponent's obvious connection when that costs little, and an
-endgame that turns cards into points.
+it holds most of), ticket offers judged by points against wagons and a cautious count of the turns
+left (opponents' hands count: cards held can be laid fast), no ticket draws while it is already
+giving tickets up for time, stations only when a ticket is otherwise impossible and worth more than
+the station, tunnels claimed when the odds of covering the extra cost are good, face-up
+locomotives only for ferries, European Express gains in claims off the plan, blocking an
+opponent's obvious connection when that costs little, and an endgame that turns cards into points.
 
 All of them see only ``(view, legal)``.
 """
