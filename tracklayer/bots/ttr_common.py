@@ -156,6 +156,25 @@ class Obs:
             best = min(best, (self.wagons[p] - b.end_trigger) / pace + 1)
         return max(1.0, best)
 
+    def turns_left_fast(self, claim_len: float = 3.0, factor: float = 1.0) -> float:
+        """Like ``turns_left_estimate``, but an opponent's hand also counts: cards held can be laid fast.
+
+        An opponent with W wagons to lay before the end and H cards needs about W / ``claim_len``
+        claim turns plus (W - H) / 2 draw turns at the quickest; a big hand ends the game much
+        sooner than the average pace says (a hoarding opponent lays 15 wagons in 4 turns).
+        """
+        best = self.turns_left_estimate()
+        if self.final_round:
+            return best
+        trigger = self.info.board.end_trigger
+        for p in range(self.n):
+            if p == self.seat:
+                continue
+            w = max(0, self.wagons[p] - trigger)
+            fast = factor * (w / claim_len + max(0, w - self.cards[p]) / 2.0) + 1
+            best = min(best, fast)
+        return max(1.0, best)
+
 
 # ---------------------------------------------------------------------- planning
 @dataclass
@@ -167,6 +186,7 @@ class Plan:
     failed: list[int]  # tickets given up (impossible, or too expensive)
     wagons: int  # wagons the plan still needs
     cost: float  # path cost of the plan
+    dropped: list[int] = field(default_factory=list)  # tickets given up for lack of time (planner)
 
 
 class Planner:

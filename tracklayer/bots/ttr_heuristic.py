@@ -15,21 +15,25 @@ Playtesting of Contemporary Board Games" (FDG 2017), as far as the paper describ
 
 ``planner`` is the strong heuristic: greedy Steiner planning over free and own routes for all its
 tickets with colour bookkeeping (which colours the plan still needs, gray routes take the colour
-it holds most of), ticket draws judged by points against wagons and turns left, stations only
-when a ticket is otherwise impossible and worth more than the station, tunnels paid when the
-route is wanted, blocking an opponent's obvious connection when that costs little, and an
-endgame that turns cards into points.
+it holds most of), ticket offers judged by points against wagons and a cautious count of the turns
+left (opponents' hands count: cards held can be laid fast), no ticket draws while it is already
+giving tickets up for time, stations only when a ticket is otherwise impossible and worth more than
+the station, tunnels claimed when the odds of covering the extra cost are good, face-up
+locomotives only for ferries, European Express gains in claims off the plan, blocking an
+opponent's obvious connection when that costs little, and an endgame that turns cards into points.
 
 All of them see only ``(view, legal)``.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from tracklayer.bots.base import Budget, move_seed
 from tracklayer.bots.ttr_common import GRAY, INF, Obs, Planner, card_needs, payment_penalty
+from tracklayer.ttr.trail import longest_trail
 
 STYLES = ("greedy", "routes", "hungry", "longroute", "planner")
 
@@ -102,7 +106,8 @@ class HeuristicBot:
     block_gain = 8.0  # mid-game, block a route that lengthens an opponent's link by this much ...
     block_len = 3  # ... if it is at most this long
     plan_orders = 1  # ticket orders the planner tries for its Steiner plan (1: by points)
-    loco_need = 4  # take a face-up locomotive when the plan still lacks this many cards
+    loco_need = 4  # hungry: take a face-up locomotive when the plan still lacks this many cards
+    planner_loco_need = 99  # planner: the same (so, in effect, only for ferries: two blind cards beat one wild)
     hand_cap = 20  # with this many cards and nothing of the plan affordable, spend cards on points
     concentrate = True  # draw for the route closest to complete rather than the biggest deficit
     route_overhead = 0.35  # path cost of a route beyond its length (one claim turn)
@@ -110,6 +115,19 @@ class HeuristicBot:
     keep_wagon_cost = 0.0  # points a planned wagon costs when judging tickets (long routes pay more)
     ticket_spare = 14  # or mid-plan: at least this many wagons beyond the plan ...
     ticket_slack = 8.0  # ... and this many turns beyond what the plan needs
+    keep_rate = 1.4  # useful cards drawn per turn, when judging whether kept tickets can be built in time
+    keep_margin = 2.0  # turns of slack a kept plan should leave
+    no_draw_when_dropped = True  # never draw tickets while some held ticket is given up for time
+    fast_factor = 0.85  # opponents' quickest finish (from wagons and hand) scaled by this; 0: average pace only
+    fast_len = 3.0  # wagons an opponent lays per claim turn in that estimate
+    tunnel_risk = 0.2  # claim a tunnel only when the extra cost goes uncovered at most this often
+    express_weight = 0.5  # weight of European Express gains in mid-game point claims (1 when finishing)
+
+    def turns_left(self, obs: Obs) -> float:
+        """My turns left: the planner also counts how fast opponents' hands could end the game."""
+        if self.style != "planner" or self.fast_factor <= 0:
+            return obs.turns_left_estimate()
+        return obs.turns_left_fast(self.fast_len, self.fast_factor)
 
     def planner(self, obs: Obs) -> Planner:
         if self.style == "planner":
@@ -127,7 +145,7 @@ class HeuristicBot:
         plan = pl.plan(tickets, orders=self.plan_orders)
         if style == "planner" and plan.planned and obs.phase not in ("initial", "keep"):
             # out of time: give up the tickets that cost most per point, so the cards go to the rest
-            turns = obs.turns_left_estimate()
+            turns = self.turns_left(obs)
             live = list(plan.planned)
             while live and self._need_turns(obs, plan) > turns + self.time_slack:
                 info = obs.info
@@ -137,6 +155,7 @@ class HeuristicBot:
                 dropped = [t for t in tickets if t not in keep]
                 plan = pl.plan(keep)
                 plan.failed = sorted(set(plan.failed) | set(dropped))
+                plan.dropped = dropped
         return plan
 
     # ------------------------------------------------------------------ tickets
@@ -145,7 +164,7 @@ class HeuristicBot:
         style = self.style
         best, best_value = moves.keeps[0], -INF
         pl = self.planner(obs)
-        turns = obs.turns_left_estimate()
+        turns = self.turns_left(obs)
         by_id = {str(t["id"]): info.ticket_index(t) for t in obs.view.get("offer", [])}
         for choice in moves.keeps:
             new = self._kept(choice, by_id, len(info.board.tickets))
@@ -175,17 +194,17 @@ class HeuristicBot:
             return list(choice.tickets)
         return [by_id[x] for x in str(choice).split()[1:]]
 
-    def _need_turns(self, obs: Obs, plan: Any) -> float:
+    def _need_turns(self, obs: Obs, plan: Any, rate: float = 1.8) -> float:
         info = obs.info
         deficit, gray, ferry = card_needs(info, obs.hand, plan.routes)
         cards = sum(deficit) + gray + max(0, ferry - obs.hand[info.loco])
-        return len(plan.routes) + cards / 1.8 + 1.5 * len(plan.borrow)
+        return len(plan.routes) + cards / rate + 1.5 * len(plan.borrow)
 
     def _feasibility(self, obs: Obs, plan: Any, new: list[int], turns: float) -> float:
         """Penalty for a plan that probably cannot be built in the turns that are left."""
         info = obs.info
-        need_turns = self._need_turns(obs, plan)
-        slack = turns - need_turns
+        need_turns = self._need_turns(obs, plan, self.keep_rate)
+        slack = turns - need_turns - self.keep_margin
         risk = sum(info.ticket_points[t] for t in new)
         pen = 0.0
         if slack < 0:
@@ -202,15 +221,17 @@ class HeuristicBot:
             return not plan.routes and not plan.borrow and obs.wagons[me] >= 6
         if self.style == "hungry":
             return plan.wagons <= 6 and obs.wagons[me] >= 12 and not obs.final_round
-        if plan.borrow or obs.turns_left_estimate() < self.ticket_turns:
+        if plan.borrow or self.turns_left(obs) < self.ticket_turns:
             return False
+        if plan.dropped and self.no_draw_when_dropped:
+            return False  # already short of time for the tickets held: new ones would only fail too
         if not plan.routes:
             return obs.wagons[me] >= self.ticket_wagons
         # plenty of wagons and time beyond the current plan: more tickets pay
         spare = obs.wagons[me] - plan.wagons
         if spare < self.ticket_spare:
             return False
-        slack = obs.turns_left_estimate()
+        slack = self.turns_left(obs)
         need = self._need_turns(obs, plan)
         return slack - need >= self.ticket_slack
 
@@ -244,7 +265,7 @@ class HeuristicBot:
             return act
 
         if style == "planner":
-            st = self.station_move(obs, moves, plan, force=obs.turns_left_estimate() <= 4 or not targets)
+            st = self.station_move(obs, moves, plan, force=self.turns_left(obs) <= 4 or not targets)
             if st is not None:
                 return st
             if sum(obs.hand) >= self.hand_cap and targets:
@@ -292,8 +313,14 @@ class HeuristicBot:
                 continue
             if info.tunnel[r]:
                 # a tunnel may ask for up to 3 more cards: go with some spare of the right kind
-                acts = [a for a in acts if self._tunnel_spare(obs, a) >= 1] or (
-                    acts if obs.turns_left_estimate() <= 3 else [])
+                if self.style == "planner" and self.tunnel_risk < 1:
+                    # pay with the cards most likely to cover the extra; wait while that is too risky
+                    odds = {a: self._tunnel_fail(obs, a) for a in acts}
+                    acts = [a for a in acts if odds[a] <= self.tunnel_risk] or (
+                        [min(acts, key=lambda a: odds[a])] if self.turns_left(obs) <= 3 else [])
+                else:
+                    acts = [a for a in acts if self._tunnel_spare(obs, a) >= 1] or (
+                        acts if obs.turns_left_estimate() <= 3 else [])
                 if not acts:
                     continue
             act, pen = self.pick_payment(obs, acts, plan, r)
@@ -313,6 +340,58 @@ class HeuristicBot:
         if act.n_color:
             spare += hand[act.color] - act.n_color
         return spare
+
+    def _express_gain(self, obs: Obs, r: int) -> float:
+        """Change in my European Express points (longest continuous path) if I claim route ``r``.
+
+        The bonus goes to every player with the longest trail; a claim that is not next to my
+        network cannot lengthen it beyond its own length.
+        """
+        info = obs.info
+        bonus = info.board.longest_path_bonus if info.board.features.longest_path else 0
+        if not bonus:
+            return 0.0
+        cached = getattr(self, "_express_base", None)
+        base = cached[1] if cached is not None and cached[0] is obs else None
+        if base is None:
+            lengths = []
+            for p in range(obs.n):
+                edges = [(*info.route_ends[x], info.route_len[x]) for x, o in enumerate(obs.route_owner) if o == p]
+                lengths.append(longest_trail(edges)[0])
+            mine = lengths[obs.seat]
+            other = max((v for p, v in enumerate(lengths) if p != obs.seat), default=0)
+            base = (mine, other)
+            self._express_base = (obs, base)
+        mine, other = base
+        a, b = info.route_ends[r]
+        touch = any(obs.route_owner[x] == obs.seat for c in (a, b) for _, x in info.adj[c])
+        if touch:
+            edges = [(*info.route_ends[x], info.route_len[x]) for x, o in enumerate(obs.route_owner) if o == obs.seat]
+            edges.append((a, b, info.route_len[r]))
+            after = longest_trail(edges)[0]
+        else:
+            after = max(mine, info.route_len[r])
+        return bonus * (float(after >= other) - float(mine >= other))
+
+    def _tunnel_fail(self, obs: Obs, act: Any) -> float:
+        """Chance that a tunnel claim paid with ``act`` asks for more extra cards than the hand has left.
+
+        Each of the 3 revealed cards matches with the share of matching cards among those I cannot
+        see (a locomotive, or the colour played unless only locomotives are played); binomial odds.
+        """
+        info = obs.info
+        loco = info.loco
+        hand = obs.hand
+        unseen = sum(info.total_cards) - sum(hand) - sum(1 for c in obs.market if c >= 0)
+        match = info.total_cards[loco] - hand[loco] - obs.market.count(loco)
+        if act.n_color and act.color >= 0:
+            match += info.total_cards[act.color] - hand[act.color] - obs.market.count(act.color)
+        p = min(1.0, max(0.0, match / max(1, unseen)))
+        spare = self._tunnel_spare(obs, act) if act.n_color else hand[loco] - act.n_loco
+        fail = 0.0
+        for k in range(spare + 1, 4):
+            fail += math.comb(3, k) * p**k * (1 - p) ** (3 - k)
+        return fail
 
     def _contested(self, obs: Obs, r: int) -> float:
         """Routes with no alternative lane near opponents' networks are worth grabbing first."""
@@ -348,6 +427,8 @@ class HeuristicBot:
                     continue
             if r in plan.routes:
                 score += 4
+            if self.style == "planner" and self.express_weight > 0:
+                score += self._express_gain(obs, r) * (1.0 if finishing else self.express_weight)
             if missing and finishing:
                 if pl is None:
                     pl = self.planner(obs)
@@ -472,7 +553,8 @@ class HeuristicBot:
             return moves.draws[best]
         if not second and loco in moves.draws and self.style in ("planner", "hungry"):
             need = sum(deficit) + gray_def + max(0, ferry - hand[loco])
-            if ferry > hand[loco] or need >= self.loco_need:
+            threshold = self.planner_loco_need if self.style == "planner" else self.loco_need
+            if ferry > hand[loco] or need >= threshold:
                 return moves.draws[loco]
         if None in moves.draws:
             return moves.draws[None]
