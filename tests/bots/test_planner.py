@@ -141,3 +141,20 @@ def test_planner_takes_a_face_up_locomotive_only_for_ferries() -> None:
     assert HeuristicBot(0, "planner").draw(obs, moves, plan([ferry]), second=False) == g.table.draw(loco)
     # the destination-hungry baseline keeps its rule: a locomotive when 4+ cards are missing
     assert HeuristicBot(0, "hungry").draw(obs, moves, plan(land), second=False) == g.table.draw(loco)
+
+
+def test_mcts_starts_its_search_when_the_planner_sees_the_end_coming() -> None:
+    """An opponent hoarding cards can end the game in a few turns: the default trigger (the planner's
+    estimate) searches then, while the average pace alone would still leave it to the planner."""
+    from tracklayer.bots.ttr_mcts import MCTSBot
+
+    obs = _opening()
+    obs.turn = 60
+    obs.wagons[1] = 20
+    obs.cards[1] = 18
+    bot, pace = MCTSBot(0), MCTSBot(0, trigger="pace")
+    assert bot.turns_left(obs) <= bot.endgame < pace.turns_left(obs) == obs.turns_left_estimate()
+    obs.cards[1] = 0  # no hoard: both leave the move to the planner
+    assert bot.turns_left(obs) > bot.endgame
+    with pytest.raises(ValueError, match="trigger"):
+        MCTSBot(0, trigger="clock")

@@ -249,7 +249,10 @@ class MCTSBot:
 
     def __init__(self, seed: int | str | None = None, *, iterations: int = DEFAULT_ITERATIONS,
                  max_seconds: float | None = MAX_SECONDS, horizon: int = 4, candidates: int = 8,
-                 z: float = 1.5, margin: float = 1.0, endgame: float = 8.0, rollout: str = "fast") -> None:
+                 z: float = 1.5, margin: float = 1.0, endgame: float = 8.0, rollout: str = "fast",
+                 trigger: str = "planner") -> None:
+        if trigger not in ("planner", "pace"):
+            raise ValueError(f"trigger must be 'planner' or 'pace', not {trigger!r}")
         self.seed = seed
         self.iterations = iterations
         self.max_seconds = max_seconds
@@ -259,8 +262,16 @@ class MCTSBot:
         self.margin = margin  # ... and by this many points on average
         self.rollout = rollout  # "fast" (FastPolicy) or "planner" (slower, true to the planner)
         self.endgame = endgame  # search only when about this many own turns are left (else: the planner)
+        # how those turns are counted: "planner" = the planner's own estimate, where an opponent's big
+        # hand brings the end closer (a hoarder can lay 15 wagons in 4 turns, and the search must be
+        # running by then); "pace" = every player's average pace only
+        self.trigger = trigger
         self.base = HeuristicBot(seed, "planner")
         self.last_stats: list[tuple[str, int, float]] = []
+
+    def turns_left(self, obs: Obs) -> float:
+        """Own turns left as the search trigger counts them (see ``trigger``)."""
+        return self.base.turns_left(obs) if self.trigger == "planner" else obs.turns_left_estimate()
 
     # ------------------------------------------------------------------ entry
     def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Budget | None = None) -> Any:
@@ -270,7 +281,7 @@ class MCTSBot:
         moves = Moves(legal)
         n_board = len(obs.info.board.tickets)
         bonus = any(t >= n_board for t in obs.tickets)  # a user's bonus ticket: no world can hold it
-        if obs.phase != "main" or obs.turns_left_estimate() > self.endgame or bonus:
+        if obs.phase != "main" or self.turns_left(obs) > self.endgame or bonus:
             return self.base.decide(obs, moves, legal)
         cands = self.candidates(obs, moves, legal)
         if len(cands) == 1:
