@@ -131,8 +131,14 @@ def _hide_secrets_of_others(g, seat: int, rnd: random.Random):
             hand[rnd.randrange(n_cards)] += 1
         s.hands[q] = hand
         pool = [t.index for t in g.board.tickets if t.index not in s.tickets[seat] and t.index not in s.offers[seat]]
-        s.tickets[q] = rnd.sample(pool, len(s.tickets[q]))
-        s.offers[q] = rnd.sample(pool, len(s.offers[q]))
+
+        def pick(k: int, pool: list[int] = pool) -> list[int]:
+            # a seat that hoarded tickets can leave fewer unseen ones than another player holds; the
+            # view shows only counts of those, so drawing with repeats is still a world it cannot tell apart
+            return rnd.sample(pool, k) if k <= len(pool) else rnd.choices(pool, k=k)
+
+        s.tickets[q] = pick(len(s.tickets[q]))
+        s.offers[q] = pick(len(s.offers[q]))
     return other
 
 
