@@ -12,55 +12,30 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import random
 import statistics
 import time
-from pathlib import Path
 
+from tracklayer.trans.board import load_board
 from tracklayer.trans.steiner import min_steiner
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "tracklayer" / "maps" / "data"
 BOARDS = ("trans-europa", "trans-america")
 
 
 class Board:
-    """Integer view of a board JSON, the same shape the Trans engine will hand to ``min_steiner``."""
+    """The engine's board as the integer arrays ``min_steiner`` takes, with its cities grouped by colour."""
 
     def __init__(self, name: str) -> None:
-        raw = json.loads((DATA_DIR / f"{name}.json").read_text(encoding="utf-8"))
-        self.name: str = raw["name"]
-        self.point_id = {tuple(p): i for i, p in enumerate(raw["points"])}
-        self.n_points = len(self.point_id)
-        self.adjacency: list[list[tuple[int, int]]] = [[] for _ in range(self.n_points)]
-        self.cost: list[int] = []
-        for e, edge in enumerate(raw["edges"]):
-            a, b = self.point_id[tuple(edge["a"])], self.point_id[tuple(edge["b"])]
-            self.adjacency[a].append((b, e))
-            self.adjacency[b].append((a, e))
-            self.cost.append(edge["cost"])
-        self.colors: list[str] = raw["colors"]
+        board = load_board(name)
+        self.name = board.name
+        self.n_points = board.n_points
+        self.adjacency = board.adjacency
+        self.cost: list[int] = list(board.edge_cost)
+        self.colors = board.colors
         self.cities: dict[str, list[int]] = {c: [] for c in self.colors}
-        for city in raw["cities"]:
-            self.cities[city["color"]].append(self.point_id[tuple(city["point"])])
-
-    def distances(self, src: int) -> list[int]:
-        """Plain Dijkstra on the empty board; only used to pick spread-out terminal sets."""
-        import heapq
-
-        dist = [1 << 60] * self.n_points
-        dist[src] = 0
-        heap = [(0, src)]
-        while heap:
-            d, v = heapq.heappop(heap)
-            if d > dist[v]:
-                continue
-            for u, e in self.adjacency[v]:
-                nd = d + self.cost[e]
-                if nd < dist[u]:
-                    dist[u] = nd
-                    heapq.heappush(heap, (nd, u))
-        return dist
+        for city in board.cities:
+            self.cities[self.colors[city.color]].append(city.point)
+        self.distances = board.distances_from  # plain Dijkstra on the empty board: picks spread-out terminals
 
 
 def random_terminals(board: Board, rng: random.Random) -> list[int]:
