@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import tracklayer
 from tracklayer.core.errors import IllegalAction
-from tracklayer.ttr.scoring import HeldTicket, ticket_progress
+from tracklayer.ttr.scoring import joined_pairs
 from tracklayer.ttr.view import tickets_completed
 
 from .test_properties import FAST, SETUPS, random_game
@@ -107,10 +107,10 @@ def test_memoised_ticket_completion_is_exact(setup, seed, moves) -> None:
 
 @FAST
 @given(seed=st.integers(0, 2**32), k=st.integers(0, 60))
-def test_ticket_progress_is_connectivity(seed, k) -> None:
+def test_joined_pairs_is_connectivity(seed, k) -> None:
     board = tracklayer.new_game("ttr-europe", 2, seed=0).board
     rnd = random.Random(seed)
     routes = rnd.sample(range(len(board.routes)), k)
     pairs = [tuple(rnd.sample(range(len(board.cities)), 2)) for _ in range(8)]
-    got = ticket_progress(board, routes, [HeldTicket(a, b, 1) for a, b in pairs])
+    got = joined_pairs(board, routes, pairs)
     assert got == [joined(board, routes, a, b) for a, b in pairs]

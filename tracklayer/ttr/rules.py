@@ -55,16 +55,16 @@ class Rules:
         for r in routes:
             sig = (r.color, r.length, r.locomotives)
             sigs[sig] = sigs.get(sig, 0) | 1 << r.index
-        self._sig_masks = sorted(sigs.items(), key=lambda kv: (kv[1] & -kv[1]).bit_length())
-        # the same signatures per colour, shortest first, with their place in that order (see _claimable)
+        sig_masks = sorted(sigs.items(), key=lambda kv: (kv[1] & -kv[1]).bit_length())  # the engine's order
+        # the signatures per colour, shortest first, with their place in that order (see _claimable) ...
         per_color: dict[int, list[tuple[int, int, int, int]]] = {}
-        for order, ((color, length, ferry), mask) in enumerate(self._sig_masks):
+        for order, ((color, length, ferry), mask) in enumerate(sig_masks):
             per_color.setdefault(color, []).append((length, ferry, order, mask))
         colors = sorted(per_color, key=lambda c: (c == GRAY, c))  # GRAY last
-        self._color_sigs = tuple((c, tuple(sorted(per_color[c]))) for c in colors)
         # ... and the union of each colour's signature masks: a claim changes the groups of one colour (and
         # GRAY), so each colour's groups are memoised on its own available routes (see _claimable)
-        self._color_unions = tuple((c, sigs, sum(m for *_, m in sigs)) for c, sigs in self._color_sigs)
+        color_sigs = [(c, tuple(sorted(per_color[c]))) for c in colors]
+        self._color_unions = tuple((c, groups, sum(m for *_, m in groups)) for c, groups in color_sigs)
         self._color_memo: dict[tuple[int, int], tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
         self._identical = [(r.identical_to, r.index) for r in routes if r.identical_to != r.index]
         self._twin_masks = [sum(1 << t for t in r.twins) for r in routes]

@@ -29,11 +29,6 @@ class HeldTicket:
     id: str = ""
 
 
-def ticket_progress(board: Board, routes: Sequence[int], tickets: Sequence[HeldTicket]) -> list[bool]:
-    """Which tickets the player's own routes already complete (stations not counted)."""
-    return joined_pairs(board, routes, [(t.a, t.b) for t in tickets])
-
-
 def joined_pairs(board: Board, routes: Sequence[int], pairs: Sequence[tuple[int, int]]) -> list[bool]:
     """Per ``(city, city)`` pair: do ``routes`` join them?
 
