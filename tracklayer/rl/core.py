@@ -72,11 +72,9 @@ class Episode:
         self.obs_size: int = self.codec.obs_size
         self.steps = 0
         self.np_random: np.random.Generator | None = None
-        self._legal_at = -1
-        self._legal_game: Any = None
-        self._legal: tuple[list[int], list[Action]] = ([], [])
-        self._cached_game: Any = None  # the position the mask below belongs to
+        self._cached_game: Any = None  # the position the legal actions and mask below belong to
         self._cached_moves = -1
+        self._legal: tuple[list[int], list[Action]] | None = None
         self._mask_cache: bytes | bytearray | None = None
         codec = self.codec
         self._mask_bytes: Callable[[Any], bytes | bytearray] = (
@@ -102,7 +100,6 @@ class Episode:
         first = int(self.np_random.integers(self.n_players)) if self.first_player == "random" else self.first_player
         self.game = self._start(game_seed, int(first))
         self.steps = 0
-        self._legal_at = -1
         self._result = None
 
     @property
@@ -124,12 +121,13 @@ class Episode:
 
     # ------------------------------------------------------------------ what agents see
     def _position(self) -> None:
-        """Drop the per-position mask when the game moved on (or was replaced)."""
+        """Drop the per-position legal actions and mask when the game moved on (or was replaced)."""
         game = self.game
         moves = len(game.moves)
         if self._cached_game is not game or self._cached_moves != moves:
             self._cached_game = game
             self._cached_moves = moves
+            self._legal = None
             self._mask_cache = None
 
     def observation(self, seat: int) -> np.ndarray:
@@ -148,12 +146,11 @@ class Episode:
 
     def legal(self) -> tuple[list[int], list[Action]]:
         """Indices and engine actions of the legal moves of the player to move (cached per position)."""
-        moves = len(self.game.moves)
-        if self._legal_at != moves or self._legal_game is not self.game:
-            self._legal = ([], []) if self.game.is_over else self.codec.legal(self.game)
-            self._legal_at = moves
-            self._legal_game = self.game
-        return self._legal
+        self._position()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = ([], []) if self.game.is_over else self.codec.legal(self.game)
+        return legal
 
     def _position_mask(self) -> bytes | bytearray:
         """The mask of the player to move as one 0/1 byte per action (zeros when the game is over),
@@ -191,8 +188,7 @@ class Episode:
         game = self.game
         if self.steps >= self.max_steps or game.is_over:
             raise IllegalAction("the episode is over: reset it")
-        if self._cached_game is not game or self._cached_moves != len(game.moves):
-            self._position()
+        self._position()
         if not 0 <= index < self.n_actions or not self._position_mask()[index]:
             raise IllegalAction(self.illegal_message(index))
         recorded = game.apply(self.codec.decode(game, index))
