@@ -28,7 +28,7 @@ from tracklayer.ttr.actions import NONE
 from tracklayer.ttr.board import GRAY, Board, Variant
 from tracklayer.ttr.legal import COLORED, GRAYED, ActionList
 from tracklayer.ttr.rules import TUNNEL_REVEAL
-from tracklayer.ttr.view import ObservationView
+from tracklayer.ttr.view import ObservationView, positions
 
 if TYPE_CHECKING:
     from tracklayer.ttr.game import TTRGame
@@ -538,18 +538,7 @@ class TTRCodec:
             else:
                 owned = self._owned
                 if owned[0] != owners:  # the same claims reach every observer: find each seat's lanes once
-                    by_seat = []
-                    find = owners.index
-                    for q in range(n):  # one C-level scan per seat: index from the last lane found
-                        lanes, r = [], -1
-                        try:
-                            while True:
-                                r = find(q, r + 1)
-                                lanes.append(r)
-                        except ValueError:
-                            pass
-                        by_seat.append(lanes)
-                    owned = self._owned = (owners, by_seat)
+                    owned = self._owned = (owners, [positions(owners, q) for q in range(n)])
                 base = self._o_routes
                 route_ones = [base + r * n + rel[q] for q in range(n) for r in owned[1][q]]
             rest_ones = t[3] if t is not None and t[1] == rest else self._sparse_ones(v)
@@ -629,13 +618,7 @@ class TTRCodec:
         owners = v.station_owner
         if owners.count(-1) != len(owners):  # a few stations among many cities, if any: C-level scans
             for q in range(n):
-                city = -1
-                try:
-                    while True:
-                        city = owners.index(q, city + 1)
-                        ones.append(s0 + city * n + rel[q])
-                except ValueError:
-                    pass
+                ones += [s0 + city * n + rel[q] for city in positions(owners, q)]
         t0 = self._o_tickets
         for t, done in zip(v.tickets, v.completed, strict=True):
             ones.append(t0 + 2 * t)

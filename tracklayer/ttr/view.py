@@ -32,6 +32,23 @@ def ticket_info(game: TTRGame, tickets: list[int], done: list[bool] | None = Non
     return out
 
 
+def positions(values: tuple[int, ...], value: int) -> list[int]:
+    """Where ``value`` stands in ``values`` (a seat's lanes among the route owners, say), in order.
+
+    Found by ``tuple.index`` from the last hit: one C-level scan in all, where a Python loop over
+    every entry (or counting first, a second scan) costs more on the per-step paths that use it.
+    """
+    out: list[int] = []
+    find = values.index
+    i = -1
+    try:
+        while True:
+            i = find(value, i + 1)
+            out.append(i)
+    except ValueError:
+        return out
+
+
 def tickets_completed(game: TTRGame, seat: int, owners: tuple[int, ...] | None = None) -> tuple[bool, ...]:
     """Which of ``seat``'s tickets its own routes complete (stations not counted), per held ticket.
 
@@ -54,15 +71,7 @@ def tickets_completed(game: TTRGame, seat: int, owners: tuple[int, ...] | None =
         return entry[1]
     if len(memo) > 64:  # entries change after claims: only recent positions repeat
         memo.clear()
-    owned = []  # the seat's routes, found by C-level scans (a Python loop over every route costs more)
-    find = owners.index
-    r = -1
-    try:
-        while True:
-            r = find(seat, r + 1)
-            owned.append(r)
-    except ValueError:  # one scan in all (counting first would be a second one)
-        pass
+    owned = positions(owners, seat)
     key2 = (tuple(owned), key[1])  # only the routes of others changed: same answer
     done = memo.get(key2)
     if done is None:
