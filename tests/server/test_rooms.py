@@ -67,6 +67,21 @@ def test_idle_rooms_are_unloaded_and_rebuilt_the_same(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+def test_unknown_game_ids_leave_nothing_behind(tmp_path: Path) -> None:
+    """Forged or stale links ask for games that do not exist: each is answered None and keeps no state."""
+
+    async def scenario() -> None:
+        rooms = Rooms(Store(database_url(tmp_path)), bot_delay=0)
+        try:
+            for _ in range(3):
+                assert await rooms.get(secrets.token_urlsafe(8)) is None
+            assert not rooms.rooms and not rooms._loading
+        finally:
+            await rooms.close()
+
+    asyncio.run(scenario())
+
+
 def test_server_unloads_an_idle_game_and_reopens_it(tmp_path: Path) -> None:
     with running(database_url(tmp_path), tmp_path / "server.log", idle_timeout=0.3) as srv:
         out = srv.create("ttr-new-york", [{"name": "Ann"}, {"name": "Bob"}], first_player=0)

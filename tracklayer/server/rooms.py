@@ -368,16 +368,18 @@ class Rooms:
             room.last_used = time.monotonic()
             return room
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(game_id)
-            if room is None:
-                rec = await asyncio.to_thread(self.store.load_game, game_id)
-                if rec is None:
-                    return None
-                room = await asyncio.to_thread(self._build, rec)
-                self.rooms[game_id] = room
-        self._loading.pop(game_id, None)
-        return room
+        try:
+            async with lock:
+                room = self.rooms.get(game_id)
+                if room is None:
+                    rec = await asyncio.to_thread(self.store.load_game, game_id)
+                    if rec is None:
+                        return None
+                    room = await asyncio.to_thread(self._build, rec)
+                    self.rooms[game_id] = room
+            return room
+        finally:  # also for unknown ids (a forged link must not leave a lock behind for ever)
+            self._loading.pop(game_id, None)
 
     def _build(self, rec: GameRecord) -> Room:
         broken = None
