@@ -351,24 +351,21 @@ class HeuristicBot:
         bonus = info.board.longest_path_bonus if info.board.features.longest_path else 0
         if not bonus:
             return 0.0
-        cached = getattr(self, "_express_base", None)
+        cached = getattr(self, "_express_base", None)  # every player's trail, once per observed position
         base = cached[1] if cached is not None and cached[0] is obs else None
         if base is None:
-            lengths = []
-            for p in range(obs.n):
-                edges = [(*info.route_ends[x], info.route_len[x]) for x, o in enumerate(obs.route_owner) if o == p]
-                lengths.append(longest_trail(edges)[0])
-            mine = lengths[obs.seat]
+            edges_of: list[list[tuple[int, int, int]]] = [[] for _ in range(obs.n)]
+            for x, o in enumerate(obs.route_owner):
+                if o >= 0:
+                    edges_of[o].append((*info.route_ends[x], info.route_len[x]))
+            lengths = [longest_trail(edges)[0] for edges in edges_of]
             other = max((v for p, v in enumerate(lengths) if p != obs.seat), default=0)
-            base = (mine, other)
+            base = (lengths[obs.seat], other, edges_of[obs.seat])
             self._express_base = (obs, base)
-        mine, other = base
+        mine, other, my_edges = base
         a, b = info.route_ends[r]
-        touch = any(obs.route_owner[x] == obs.seat for c in (a, b) for _, x in info.adj[c])
-        if touch:
-            edges = [(*info.route_ends[x], info.route_len[x]) for x, o in enumerate(obs.route_owner) if o == obs.seat]
-            edges.append((a, b, info.route_len[r]))
-            after = longest_trail(edges)[0]
+        if any(obs.route_owner[x] == obs.seat for c in (a, b) for _, x in info.adj[c]):  # next to my network
+            after = longest_trail([*my_edges, (a, b, info.route_len[r])])[0]
         else:
             after = max(mine, info.route_len[r])
         return bonus * (float(after >= other) - float(mine >= other))
