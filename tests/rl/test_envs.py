@@ -136,6 +136,31 @@ def test_illegal_actions_are_refused_with_their_meaning() -> None:
         make_env("ttr_europe_v1", variant="nope")
 
 
+def test_wrapped_env_keeps_pettingzoos_order_and_bounds_checks() -> None:
+    """The wrappers pass ``last()`` and the loop's attributes straight through, with PettingZoo's checks:
+    nothing before ``reset()``, no action outside ``Discrete(n)``, no step of a dead agent."""
+    from pettingzoo.utils import wrappers
+
+    env = make_env("ttr_europe_v1")
+    assert isinstance(env, wrappers.OrderEnforcingWrapper)
+    for name in ("agent_selection", "agents", "terminations"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(env, name)
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    env.reset(seed=4)
+    n = env.action_space(env.agent_selection).n
+    assert env.last()[1:] == (0.0, False, False, {})
+    for bad in (n, -1, np.int64(n), 1.5, "3"):
+        with pytest.raises(AssertionError, match="not in action space"):
+            env.step(bad)
+    with pytest.raises(AssertionError, match="not in action space"):
+        env.step(None)  # the agent to move is alive
+    legal = int(np.flatnonzero(env.last()[0]["action_mask"])[0])
+    env.step(np.int64(legal))  # numpy integers are actions too
+    assert len(env.unwrapped.game.moves) == 1
+
+
 def test_first_player_random_is_seeded() -> None:
     firsts = set()
     for seed in range(12):

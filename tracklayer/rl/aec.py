@@ -128,10 +128,72 @@ class TracklayerAECEnv(AECEnv):
         pass
 
 
+class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's bounds check, with the per-step calls passed straight to the environment.
+
+    The base wrappers reach every attribute (``agent_selection``, ``terminations``, ...) through
+    ``__getattr__``; ``last()`` and the iteration read five of them a step, which cost more than the whole
+    environment step. Same checks, same errors: an action outside ``Discrete(n)`` fails the assertion."""
+
+    def __init__(self, env: TracklayerAECEnv) -> None:
+        super().__init__(env)
+        self._raw = env
+        self._n = env.episode.n_actions
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        return self._raw.last(observe)
+
+    def step(self, action: Any) -> None:
+        raw = self._raw
+        if type(action) is int:  # the common case, checked as Discrete.contains does
+            ok = 0 <= action < self._n
+        else:
+            agent = raw.agent_selection
+            ok = (action is None and (raw.terminations[agent] or raw.truncations[agent])) or bool(
+                raw.action_space(agent).contains(action))
+        assert ok, "action is not in action space"
+        raw.step(action)
+
+    @property
+    def agents(self) -> list[str]:  # type: ignore[override]
+        return self._raw.agents
+
+    @property
+    def agent_selection(self) -> str:  # type: ignore[override]
+        return self._raw.agent_selection
+
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's call-order checks, with ``last()`` and the attributes the agent loop reads each step
+    passed straight to the environment (see :class:`AssertOutOfBoundsWrapper`); the same errors before
+    ``reset()``."""
+
+    def __init__(self, env: AssertOutOfBoundsWrapper) -> None:
+        super().__init__(env)
+        self._raw = env._raw
+
+    def _check_reset(self, name: str) -> None:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._check_reset("agent_selection")
+        return self._raw.last(observe)
+
+    @property
+    def agents(self) -> list[str]:  # type: ignore[override]
+        self._check_reset("agents")
+        return self._raw.agents
+
+    @property
+    def agent_selection(self) -> str:  # type: ignore[override]
+        self._check_reset("agent_selection")
+        return self._raw.agent_selection
+
+
 def make_aec(spec: EnvSpec, *, wrapped: bool = True, **options: Any) -> AECEnv:
     """The environment, wrapped in PettingZoo's bounds and call-order checks unless ``wrapped=False``."""
-    env: AECEnv = TracklayerAECEnv(spec, **options)
-    if wrapped:
-        env = wrappers.AssertOutOfBoundsWrapper(env)
-        env = wrappers.OrderEnforcingWrapper(env)
-    return env
+    env = TracklayerAECEnv(spec, **options)
+    if not wrapped:
+        return env
+    return OrderEnforcingWrapper(AssertOutOfBoundsWrapper(env))

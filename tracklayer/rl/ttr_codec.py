@@ -26,8 +26,9 @@ import numpy as np
 from tracklayer.core.action import Action
 from tracklayer.ttr.actions import NONE
 from tracklayer.ttr.board import GRAY, Board, Variant
-from tracklayer.ttr.legal import COLORED, GRAYED, ActionList
+from tracklayer.ttr.legal import COLORED, GRAYED, STATIONS
 from tracklayer.ttr.rules import TUNNEL_REVEAL
+from tracklayer.ttr.state import MAIN
 from tracklayer.ttr.view import ObservationView, positions
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ class TTRCodec:
         if self.has_tunnels:
             self._fixed[self._decline_i] = table.decline
         self._claim_base: list[int] = []  # index of the first payment of each route
-        self._block_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}  # ActionList block -> its indices
+        self._block_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}  # stations part -> its indices
         i = self._claim0
         for r, opts in enumerate(claim_opts):
             self._claim_base.append(i)
@@ -119,6 +120,12 @@ class TTRCodec:
                 self._fixed[i] = a
                 self._claim_param[i] = (r, color, nl)
                 i += 1
+        # a coloured claim paying nl wilds is index _claim_first[route] + nl; runs of 1s to set such ranges
+        self._claim_first = [i - r.locomotives for i, r in zip(self._claim_base, b.routes, strict=True)]
+        self._run = [b"\x01" * w for w in range(max(r.length for r in b.routes) + 2)]
+        # per grey route: (payment options per colour, offset of its all-wild payment from _claim_first)
+        self._gray_span = [(r.length - r.locomotives, r.locomotives + nc * (r.length - r.locomotives))
+                           for r in b.routes]
         for j, a in enumerate(self._fixed):
             if a is not None:
                 index[a.key] = j
@@ -194,7 +201,7 @@ class TTRCodec:
         self._seat_rows = [[1.0 if q == r else 0.0 for q in range(n)] for r in range(n)] + [[0.0] * n]
         self._market_kinds = (*range(nk), -1)  # per card kind, then the empty slots
         self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]  # seats by relative seat
-        self._templates: dict[int, tuple[Any, ...]] = {}  # observer -> (routes, rest, indices, indices, bytes, ones)
+        self._templates: dict[int, list[Any]] = {}  # observer -> [lane masks, (stations, tickets, offer), ones, bytes]
         # the slices before `routes` as float32 bytes, per value: a step looks parts up and joins them
         # (the same float64 quotient rounded to float32 as `observe` writes, so the vector is identical)
         self._b_head = {(p, cur, first): _f32(self._phase_rows[p] + self._seat_rows[cur] + self._seat_rows[first])
@@ -211,7 +218,6 @@ class TTRCodec:
         self._b_points = [_f32([k / self.max_route_points]) for k in range(self.max_route_points + 1)]
         self._b_choosing = [_f32([k / self.offer_size]) for k in range(self.offer_size + 1)]
         self._b_stations = [_f32([k / b.stations]) for k in range(b.stations + 1)] if b.stations else []
-        self._owned: tuple[tuple[int, ...], list[list[int]]] = ((), [])  # owners -> the lanes of each seat
 
     # ================================================================= actions
     def encode(self, game: TTRGame, action: Action) -> int:
@@ -295,25 +301,55 @@ class TTRCodec:
         return np.frombuffer(self.mask_bytes(game), dtype=np.int8)
 
     def mask_bytes(self, game: TTRGame) -> bytearray:
-        """:meth:`mask` as one 0/1 byte per action (environments keep it and index it without numpy)."""
-        legal = game.legal_actions()
-        out = bytearray(self.n_actions)  # filled item by item, then viewed as int8 (no numpy call per part)
-        if isinstance(legal, ActionList):
-            index = self._index
-            for a in legal.head:
-                out[index[a.key]] = 1
-            memo = self._block_memo
-            for block in legal.blocks:
-                found = memo.get(block)
-                if found is None:
-                    if len(memo) > 1_000:  # small: long-lived entries make the collector's full passes cost
-                        memo.clear()
-                    found = memo[block] = self._block_indices(block)
-                for i in found:
-                    out[i] = 1
-        else:  # a few actions (second draws, keeps, tunnel payments, pass): one by one
+        """:meth:`mask` as one 0/1 byte per action (environments keep it and index it without numpy).
+
+        A main-phase turn is read from the engine's parts of its legal moves (``Rules.main_parts``, what
+        ``legal_actions`` builds its list from) without making action objects: a coloured group sets one
+        run of indices per route, a grey group one index per route and payment, stations their memoised
+        indices."""
+        s = game.state
+        out = bytearray(self.n_actions)
+        if s.phase != MAIN:  # a few actions (second draws, keeps, tunnel payments): one by one
             for i in self.legal(game)[0]:
                 out[i] = 1
+            return out
+        draws, deck, tickets, claims, stations = game.rules.main_parts(s)
+        draw0 = self._draw0
+        for c in draws:
+            out[draw0 + c] = 1
+        if deck:
+            out[draw0 + self.n_kinds] = 1
+        if tickets:
+            out[self._tickets_i] = 1
+        run, first = self._run, self._claim_first
+        for block in claims:
+            if len(block) == 6:  # (order, routes, length, colour, lo, hi): lo .. hi wilds, consecutive indices
+                lo = block[4]
+                width = block[5] - lo + 1
+                for r in block[1]:
+                    i = first[r] + lo
+                    out[i:i + width] = run[width]
+            else:  # (order, routes, options): the routes of a grey group share length and ferry wilds, so
+                # each payment is one offset from a route's first index
+                routes = block[1]
+                span, wild = self._gray_span[routes[0]]
+                offsets = [wild if c == NONE else c * span + nl for c, nl in block[2]]
+                for r in routes:
+                    f = first[r]
+                    for o in offsets:
+                        out[f + o] = 1
+        if stations is not None:  # many free cities, the same for many turns: memoised
+            memo = self._block_memo
+            key = (STATIONS, *stations)
+            found = memo.get(key)
+            if found is None:
+                if len(memo) > 1_000:
+                    memo.clear()
+                found = memo[key] = self._block_indices(key)
+            for i in found:
+                out[i] = 1
+        elif not (draws or deck or tickets or claims):
+            out[self._pass_i] = 1  # nothing else is possible
         return out
 
     def _block_indices(self, block: tuple[Any, ...]) -> tuple[int, ...]:
@@ -492,7 +528,8 @@ class TTRCodec:
         The slices before ``routes`` (phases, counts, per-seat fields) are float32 bytes looked up per
         value (hand, market, each count), joined with the bytes of the observer's template: the slices
         routes, stations, tickets and offer, which change only on claims, stations, keeps and ticket
-        draws, rebuilt when their inputs change. One buffer copy per observation, no per-item conversion.
+        draws, patched entry by entry where their inputs changed. One buffer copy per observation, no
+        per-item conversion.
         """
         n = self.n_players
         seat = v.seat
@@ -527,34 +564,36 @@ class TTRCodec:
         except (IndexError, KeyError):  # a count beyond the game's own (a state edited by hand): compute it
             parts = [_f32(self._prefix_values(v))]
             add = parts.append
-        # routes (any claim changes them), and stations, own tickets and the offer (rarer) are kept per
-        # observer as template bytes, rebuilt only when their inputs change
-        owners = v.route_owner
-        rest = (v.station_owner, v.tickets, v.completed, v.offer)
+        # the slices routes .. offer are kept per observer as template bytes, patched where their inputs
+        # changed: the routes of each seat by the bits its lane mask gained or lost (a claim: one entry), and
+        # stations, own tickets and the offer (rarer) by the entries their set of ones gained or lost
         t = self._templates.get(seat)
-        if t is None or t[0] != owners or t[1] != rest:
-            if t is not None and t[0] == owners:
-                route_ones = t[2]
-            else:
-                owned = self._owned
-                if owned[0] != owners:  # the same claims reach every observer: find each seat's lanes once
-                    owned = self._owned = (owners, [positions(owners, q) for q in range(n)])
-                base = self._o_routes
-                route_ones = [base + r * n + rel[q] for q in range(n) for r in owned[1][q]]
-            rest_ones = t[3] if t is not None and t[1] == rest else self._sparse_ones(v)
-            ones = {*route_ones, *rest_ones}
-            if t is None:
-                tail, was = bytearray(4 * (self.obs_size - self._o_routes)), set()
-            else:
-                tail, was = t[4], t[5]  # patched in place: a claim or a keep changes a few entries
+        if t is None:
+            t = self._templates[seat] = [(0,) * n, None, set(), bytearray(4 * (self.obs_size - self._o_routes))]
+        masks = v.route_masks
+        tail = t[3]
+        if t[0] != masks:
+            for q, (was, now) in enumerate(zip(t[0], masks, strict=True)):
+                diff = was ^ now
+                col = rel[q]
+                while diff:
+                    low = diff & -diff
+                    diff ^= low
+                    i = 4 * ((low.bit_length() - 1) * n + col)
+                    tail[i:i + 4] = _ONE if now & low else _ZERO
+            t[0] = masks
+        rest = (v.station_owner, v.tickets, v.completed, v.offer)
+        if t[1] != rest:
+            ones = set(self._sparse_ones(v))
+            was = t[2]
             o = self._o_routes
             for i in ones.difference(was):
                 tail[4 * (i - o):4 * (i - o) + 4] = _ONE
             for i in was.difference(ones):
                 tail[4 * (i - o):4 * (i - o) + 4] = _ZERO
-            t = self._templates[seat] = (owners, rest, route_ones, rest_ones, tail, ones)
-        add(t[4])
-        obs = np.frombuffer(bytearray(b"".join(parts)), dtype=np.float32)  # writable, owns a fresh buffer
+            t[1], t[2] = rest, ones
+        add(tail)
+        obs = np.frombuffer(bytearray().join(parts), dtype=np.float32)  # writable, owns a fresh buffer
         tunnel = v.tunnel
         if tunnel is not None:
             route, color, n_color, n_loco, revealed, extra = tunnel

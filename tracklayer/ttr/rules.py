@@ -69,6 +69,7 @@ class Rules:
         self._identical = [(r.identical_to, r.index) for r in routes if r.identical_to != r.index]
         self._twin_masks = [sum(1 << t for t in r.twins) for r in routes]
         self._free_cities: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._draws: dict[tuple[int, ...], tuple[int, ...]] = {}  # market -> the card kinds on it, sorted
         self._longest = max(r.length for r in board.routes)
         self._rows = [(r.index, r.length, r.color, r.locomotives, r.twins, r.identical_to) for r in board.routes]
 
@@ -109,10 +110,12 @@ class Rules:
         closed = s.n_players in self.board.closed_with_players
         s.open_routes = 0
         s.barred = [0] * s.n_players
+        s.owned = [0] * s.n_players
         for r in self.board.routes:
             owner = s.route_owner[r.index]
             if owner != FREE:
                 s.barred[owner] |= self._twin_masks[r.index]
+                s.owned[owner] |= 1 << r.index
             elif not (closed and any(s.route_owner[t] != FREE for t in r.twins)):
                 s.open_routes |= 1 << r.index
 
@@ -142,18 +145,50 @@ class Rules:
         return out
 
     def _main_actions(self, s: State) -> ActionList:
-        b = self.board
+        draws, deck, tickets, found, stations = self.main_parts(s)
         table = self.table
+        draw = table._draw
+        head: list[Action] = [draw[c] for c in draws]
+        if deck:
+            head.append(table.draw_deck)
+        if tickets:
+            head.append(table.draw_tickets)
+        out = ActionList(table, head)
+        if len(found) > 1:
+            found.sort()  # the engine's order of groups
+        for block in found:
+            if len(block) == 3:
+                out.add_gray(block[1], block[2])
+            else:
+                out.add_colored(*block[1:])
+        if stations is not None:
+            out.add_stations(*stations)
+        return out
+
+    def main_parts(self, s: State) -> tuple[tuple[int, ...], bool, bool, list[tuple[Any, ...]], Any]:
+        """The legal moves of a main-phase turn as parts, before any action object is made (``legal_actions``
+        builds its list from them, encoders their masks): ``(draws, deck, tickets, claims, stations)``.
+
+        * ``draws``: the card kinds on the market, sorted; ``deck``, ``tickets``: whether those piles may
+          be drawn from;
+        * ``claims``: groups of routes of one payment signature, unordered: ``(order, routes, length,
+          colour, lo, hi)`` for a coloured group (pay ``lo .. hi`` locomotives and the rest in the colour),
+          ``(order, routes, options)`` for a grey one (each ``(colour, n_loco)`` of ``options``), where
+          ``order`` is the group's place in the engine's order;
+        * ``stations``: ``(free cities, cost, options)`` or None.
+
+        No part at all: the player can only pass.
+        """
+        b = self.board
         p = s.current
         hand = s.hands[p]
         n_loco_cards = hand[self.loco]
-        draw = table._draw
-        head: list[Action] = [draw[c] for c in sorted(set(s.market)) if c != EMPTY]
-        if s.deck or s.discard:
-            head.append(table.draw_deck)
-        if s.ticket_deck:
-            head.append(table.draw_tickets)
-        out = ActionList(table, head)
+        market = s.market
+        draws = self._draws.get(tuple(market))
+        if draws is None:
+            if len(self._draws) > 4_096:
+                self._draws.clear()
+            draws = self._draws[tuple(market)] = tuple(sorted({c for c in market if c != EMPTY}))
         memo = self._pay_memo
         if len(memo) > 20_000:
             memo.clear()
@@ -162,10 +197,9 @@ class Rules:
         if hmemo is None:
             hmemo = memo[hkey] = {}
         # claimable groups per colour, shortest first: a colour's groups stop being payable at the first
-        # one longer than its cards plus the locomotives, so most groups are never looked at; the blocks
-        # found are then added in the engine's group order
+        # one longer than its cards plus the locomotives, so most groups are never looked at
         by_color, gray = self._claimable(s, p)
-        found = []
+        found: list[tuple[Any, ...]] = []
         for color, groups in by_color:
             have = hand[color]
             bound = have + n_loco_cards
@@ -187,13 +221,7 @@ class Rules:
                     opts = hmemo[sig] = self._gray_payments(hand, length, ferry)
                 if opts:
                     found.append((order, routes, opts))
-        if len(found) > 1:
-            found.sort()
-        for block in found:
-            if len(block) == 3:
-                out.add_gray(block[1], block[2])
-            else:
-                out.add_colored(*block[1:])
+        stations = None
         if s.stations_left[p]:
             cost = b.station_costs[b.stations - s.stations_left[p]]
             sig = cost << 4
@@ -208,8 +236,9 @@ class Rules:
                     if len(self._free_cities) > 10_000:
                         self._free_cities.clear()
                     free = self._free_cities[okey] = tuple(c for c in self._city_ids if owners[c] == FREE)
-                out.add_stations(free, cost, opts)
-        return out
+                if free:
+                    stations = (free, cost, opts)
+        return draws, bool(s.deck or s.discard), bool(s.ticket_deck), found, stations
 
     def _claimable(self, s: State, p: int) -> tuple[Any, Any]:
         """Routes ``p`` may claim (ignoring cards), grouped by payment signature (colour, length, ferry):
@@ -489,6 +518,7 @@ class Rules:
         r = self.board.routes[ri]
         s.route_owner[ri] = p
         s.open_routes &= ~(1 << ri)
+        s.owned[p] |= 1 << ri
         twins = self._twin_masks[ri]
         if twins:
             s.barred[p] |= twins

@@ -22,7 +22,7 @@ TUNNEL = "tunnel"  # tunnel cards revealed: pay or decline
 OVER = "over"
 
 FREE = -1  # route owner: nobody
-DERIVED = frozenset({"open_routes", "barred"})  # recomputed from route_owner by Rules.resync
+DERIVED = frozenset({"open_routes", "barred", "owned"})  # recomputed from route_owner by Rules.resync
 
 
 @dataclass(slots=True)
@@ -57,6 +57,7 @@ class State:
         "n_players",
         "offers",
         "open_routes",
+        "owned",
         "passes",
         "phase",
         "rng",
@@ -89,6 +90,7 @@ class State:
         # are not closed; per player, lanes barred because the player owns their twin
         self.open_routes = (1 << n_routes) - 1
         self.barred = [0] * n_players
+        self.owned = [0] * n_players  # per player, the lanes it owns (the views' and encoders' diffs use it)
         self.tickets: list[list[int]] = [[] for _ in range(n_players)]
         self.ticket_deck: list[int] = []  # top is the END of the list
         self.offers: list[list[int]] = [[] for _ in range(n_players)]  # tickets on offer per player
@@ -118,6 +120,7 @@ class State:
         new.route_points = self.route_points[:]
         new.open_routes = self.open_routes
         new.barred = self.barred[:]
+        new.owned = self.owned[:]
         new.tickets = [t[:] for t in self.tickets]
         new.ticket_deck = self.ticket_deck[:]
         new.offers = [o[:] for o in self.offers]

@@ -49,35 +49,27 @@ def positions(values: tuple[int, ...], value: int) -> list[int]:
         return out
 
 
-def tickets_completed(game: TTRGame, seat: int, owners: tuple[int, ...] | None = None) -> tuple[bool, ...]:
+def tickets_completed(game: TTRGame, seat: int) -> tuple[bool, ...]:
     """Which of ``seat``'s tickets its own routes complete (stations not counted), per held ticket.
 
-    Memoised on the game: the components are rebuilt only after the seat claims a route or keeps
-    tickets, not on every view. Entries hold the whole input, so clones may share the memo: per (seat,
-    its tickets) the route owners last seen and the answer (the owners are compared, not hashed: equal
-    tuples of small ints compare by identity, hashing 100 lanes costs more), and per (its own routes,
-    its tickets) the answer. ``owners``: ``tuple(route_owner)`` if the caller has it already.
+    Memoised on the game by (the seat's lanes as the state's bitmask, its tickets): the components are
+    rebuilt only after the seat claims a route or keeps tickets, not on every view, and claims by others
+    cost one lookup. The key is the whole input, so clones may share the memo (a state edited by hand
+    needs ``Rules.resync``, as for its legal actions).
     """
     s = game.state
     held = s.tickets[seat]
     if not held:
         return ()
-    if owners is None:
-        owners = tuple(s.route_owner)
     memo = game._completion_memo
-    key = (seat, tuple(held))
-    entry = memo.get(key)
-    if entry is not None and entry[0] == owners:
-        return entry[1]
-    if len(memo) > 64:  # entries change after claims: only recent positions repeat
-        memo.clear()
-    owned = positions(owners, seat)
-    key2 = (tuple(owned), key[1])  # only the routes of others changed: same answer
-    done = memo.get(key2)
+    key = (s.owned[seat], *held)
+    done = memo.get(key)
     if done is None:
+        if len(memo) > 64:  # entries change after claims: only recent positions repeat
+            memo.clear()
         tickets = game.tickets
-        done = memo[key2] = tuple(joined_pairs(game.board, owned, [(tickets[t].a, tickets[t].b) for t in held]))
-    memo[key] = (owners, done)
+        owned = positions(tuple(s.route_owner), seat)
+        done = memo[key] = tuple(joined_pairs(game.board, owned, [(tickets[t].a, tickets[t].b) for t in held]))
     return done
 
 
@@ -108,6 +100,7 @@ class ObservationView(NamedTuple):
     choosing_tickets: tuple[int, ...]  # tickets on offer per seat (the count only)
     stations_left: tuple[int, ...]  # per seat ((): a board without stations)
     route_owner: tuple[int, ...]  # seat per route lane, -1 = free
+    route_masks: tuple[int, ...]  # per seat, its lanes as a bitmask (bit r = lane r): the same information
     station_owner: tuple[int, ...]  # seat per city, -1 = none ((): a board without stations)
     tickets: tuple[int, ...]  # own tickets, in the order held
     completed: tuple[bool, ...]  # per own ticket: joined by own routes (stations not counted)
@@ -150,9 +143,10 @@ def build_observation_view(game: TTRGame, seat: int, log_tail: int = 0) -> Obser
         tuple(map(len, s.offers)),
         tuple(s.stations_left) if stations else (),
         owners,
+        tuple(s.owned),
         tuple(s.station_owner) if stations else (),
         tuple(s.tickets[seat]),
-        tickets_completed(game, seat, owners),
+        tickets_completed(game, seat),
         tuple(s.offers[seat]),
         None if t is None else (t.route, t.color, t.n_color, t.n_loco, tuple(t.revealed), t.extra),
         log,
