@@ -26,7 +26,6 @@ import numpy as np
 from tracklayer.core.action import Action
 from tracklayer.ttr.actions import NONE
 from tracklayer.ttr.board import GRAY, Board, Variant
-from tracklayer.ttr.legal import COLORED, GRAYED, STATIONS
 from tracklayer.ttr.rules import TUNNEL_REVEAL
 from tracklayer.ttr.state import MAIN
 from tracklayer.ttr.view import ObservationView, positions
@@ -111,7 +110,7 @@ class TTRCodec:
         if self.has_tunnels:
             self._fixed[self._decline_i] = table.decline
         self._claim_base: list[int] = []  # index of the first payment of each route
-        self._block_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}  # stations part -> its indices
+        self._taken_memo: dict[tuple[int, ...], tuple[int, ...]] = {}  # free cities -> the others
         i = self._claim0
         for r, opts in enumerate(claim_opts):
             self._claim_base.append(i)
@@ -123,6 +122,7 @@ class TTRCodec:
         # a coloured claim paying nl wilds is index _claim_first[route] + nl; runs of 1s to set such ranges
         self._claim_first = [i - r.locomotives for i, r in zip(self._claim_base, b.routes, strict=True)]
         self._run = [b"\x01" * w for w in range(max(r.length for r in b.routes) + 2)]
+        self._city_run = b"\x01" * ncity
         # per grey route: (payment options per colour, offset of its all-wild payment from _claim_first)
         self._gray_span = [(r.length - r.locomotives, r.locomotives + nc * (r.length - r.locomotives))
                            for r in b.routes]
@@ -201,7 +201,8 @@ class TTRCodec:
         self._seat_rows = [[1.0 if q == r else 0.0 for q in range(n)] for r in range(n)] + [[0.0] * n]
         self._market_kinds = (*range(nk), -1)  # per card kind, then the empty slots
         self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]  # seats by relative seat
-        self._templates: dict[int, list[Any]] = {}  # observer -> [lane masks, (stations, tickets, offer), ones, bytes]
+        # observer -> [lane masks, station owners, their ones, (tickets, completed, offer), their ones, bytes]
+        self._templates: dict[int, list[Any]] = {}
         # the slices before `routes` as float32 bytes, per value: a step looks parts up and joins them
         # (the same float64 quotient rounded to float32 as `observe` writes, so the vector is identical)
         self._b_head = {(p, cur, first): _f32(self._phase_rows[p] + self._seat_rows[cur] + self._seat_rows[first])
@@ -305,8 +306,8 @@ class TTRCodec:
 
         A main-phase turn is read from the engine's parts of its legal moves (``Rules.main_parts``, what
         ``legal_actions`` builds its list from) without making action objects: a coloured group sets one
-        run of indices per route, a grey group one index per route and payment, stations their memoised
-        indices."""
+        run of indices per route, a grey group one index per route and payment, a station payment one
+        strided run over the cities."""
         s = game.state
         out = bytearray(self.n_actions)
         if s.phase != MAIN:  # a few actions (second draws, keeps, tunnel payments): one by one
@@ -338,43 +339,30 @@ class TTRCodec:
                     f = first[r]
                     for o in offsets:
                         out[f + o] = 1
-        if stations is not None:  # many free cities, the same for many turns: memoised
-            memo = self._block_memo
-            key = (STATIONS, *stations)
-            found = memo.get(key)
-            if found is None:
-                if len(memo) > 1_000:
-                    memo.clear()
-                found = memo[key] = self._block_indices(key)
-            for i in found:
-                out[i] = 1
+        if stations is not None:  # (free cities, cost, payments): a city's payments are one slot row apart, so
+            # each payment is set for every city by one strided slice, then the taken cities are cleared
+            free, _cost, opts = stations
+            slots, s0, n_cities = self.station_slots, self._station0, self.n_cities
+            every = self._city_run
+            for c, nl in opts:
+                o = s0 + (slots - 1 if c == NONE else c * self.max_cost + nl)
+                out[o:o + n_cities * slots:slots] = every
+            if len(free) < n_cities:
+                empty = bytes(slots)
+                for city in self._taken(free):
+                    out[s0 + city * slots:s0 + city * slots + slots] = empty
         elif not (draws or deck or tickets or claims):
             out[self._pass_i] = 1  # nothing else is possible
         return out
 
-    def _block_indices(self, block: tuple[Any, ...]) -> tuple[int, ...]:
-        """Indices of the actions of one ``ActionList`` block, in its order (see ``ActionList.blocks``)."""
-        base = self._claim_base
-        routes = self.board.routes
-        kind = block[0]
-        if kind == COLORED:  # a coloured route's payments are consecutive: f .. length locomotives
-            _, targets, _length, _color, lo, width = block
-            return tuple(i for r in targets for i in range(base[r] - routes[r].locomotives + lo,
-                                                          base[r] - routes[r].locomotives + lo + width))
-        if kind == GRAYED:
-            _, targets, options = block
-            out = []
-            for r in targets:
-                route = routes[r]
-                span = route.length - route.locomotives
-                b0 = base[r] - route.locomotives
-                nc_span = self.n_colors * span
-                out += [base[r] + nc_span if c == NONE else b0 + c * span + nl for c, nl in options]
-            return tuple(out)
-        _, cities, _cost, options = block
-        slots = self.station_slots
-        offs = [slots - 1 if c == NONE else c * self.max_cost + nl for c, nl in options]
-        return tuple(self._station0 + city * slots + o for city in cities for o in offs)
+    def _taken(self, free: tuple[int, ...]) -> tuple[int, ...]:
+        """The cities not in ``free`` (which the engine memoises per station owners: few distinct tuples)."""
+        taken = self._taken_memo.get(free)
+        if taken is None:
+            if len(self._taken_memo) > 256:
+                self._taken_memo.clear()
+            taken = self._taken_memo[free] = tuple(sorted(set(range(self.n_cities)).difference(free)))
+        return taken
 
     def block_of(self, index: int) -> tuple[str, int]:
         """(block name, offset in the block) of an action index; blocks are ``action_blocks``."""
@@ -569,9 +557,10 @@ class TTRCodec:
         # stations, own tickets and the offer (rarer) by the entries their set of ones gained or lost
         t = self._templates.get(seat)
         if t is None:
-            t = self._templates[seat] = [(0,) * n, None, set(), bytearray(4 * (self.obs_size - self._o_routes))]
+            t = self._templates[seat] = [(0,) * n, None, set(), None, set(),
+                                         bytearray(4 * (self.obs_size - self._o_routes))]
         masks = v.route_masks
-        tail = t[3]
+        tail = t[5]
         if t[0] != masks:
             for q, (was, now) in enumerate(zip(t[0], masks, strict=True)):
                 diff = was ^ now
@@ -582,16 +571,17 @@ class TTRCodec:
                     i = 4 * ((low.bit_length() - 1) * n + col)
                     tail[i:i + 4] = _ONE if now & low else _ZERO
             t[0] = masks
-        rest = (v.station_owner, v.tickets, v.completed, v.offer)
-        if t[1] != rest:
-            ones = set(self._sparse_ones(v))
-            was = t[2]
-            o = self._o_routes
-            for i in ones.difference(was):
-                tail[4 * (i - o):4 * (i - o) + 4] = _ONE
-            for i in was.difference(ones):
-                tail[4 * (i - o):4 * (i - o) + 4] = _ZERO
-            t[1], t[2] = rest, ones
+        o = self._o_routes
+        for k, (now, ones_of) in enumerate(((v.station_owner, self._station_ones),
+                                            ((v.tickets, v.completed, v.offer), self._ticket_ones)), 1):
+            if t[2 * k - 1] != now:
+                ones = ones_of(v)
+                was = t[2 * k]
+                for i in ones.difference(was):
+                    tail[4 * (i - o):4 * (i - o) + 4] = _ONE
+                for i in was.difference(ones):
+                    tail[4 * (i - o):4 * (i - o) + 4] = _ZERO
+                t[2 * k - 1], t[2 * k] = now, ones
         add(tail)
         obs = np.frombuffer(bytearray().join(parts), dtype=np.float32)  # writable, owns a fresh buffer
         tunnel = v.tunnel
@@ -648,24 +638,26 @@ class TTRCodec:
                 d.append(v.stations_left[q] / self.board.stations)
         return d
 
-    def _sparse_ones(self, v: ObservationView) -> list[int]:
-        """Indices set to 1 in the slices stations, tickets and offer of a compact view."""
+    def _station_ones(self, v: ObservationView) -> set[int]:
+        """Indices set to 1 in the slice stations of a compact view."""
         n = self.n_players
         rel = self._rel[v.seat]
         s0 = self._o_stations
-        ones = []
         owners = v.station_owner
+        ones: set[int] = set()
         if owners.count(-1) != len(owners):  # a few stations among many cities, if any: C-level scans
             for q in range(n):
-                ones += [s0 + city * n + rel[q] for city in positions(owners, q)]
+                ones.update(s0 + city * n + rel[q] for city in positions(owners, q))
+        return ones
+
+    def _ticket_ones(self, v: ObservationView) -> set[int]:
+        """Indices set to 1 in the slices tickets and offer of a compact view."""
         t0 = self._o_tickets
-        for t, done in zip(v.tickets, v.completed, strict=True):
-            ones.append(t0 + 2 * t)
-            if done:
-                ones.append(t0 + 2 * t + 1)
+        ones = {t0 + 2 * t + 1 for t, done in zip(v.tickets, v.completed, strict=True) if done}
+        ones.update(t0 + 2 * t for t in v.tickets)
         f0 = self._o_offer
         nt = self.n_tickets
-        ones += [f0 + pos * nt + t for pos, t in enumerate(v.offer)]
+        ones.update(f0 + pos * nt + t for pos, t in enumerate(v.offer))
         return ones
 
     @property

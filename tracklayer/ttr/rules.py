@@ -64,13 +64,18 @@ class Rules:
         # ... and the union of each colour's signature masks: a claim changes the groups of one colour (and
         # GRAY), so each colour's groups are memoised on its own available routes (see _claimable)
         color_sigs = [(c, tuple(sorted(per_color[c]))) for c in colors]
-        self._color_unions = tuple((c, groups, sum(m for *_, m in groups)) for c, groups in color_sigs)
-        self._color_memo: dict[tuple[int, int], tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
+        # (colour, its signatures, their union, memo: the colour's available routes -> (colour, its groups))
+        self._color_unions: tuple[tuple[int, Any, int, dict[int, Any]], ...] = tuple(
+            (c, groups, sum(m for *_, m in groups), {}) for c, groups in color_sigs)
         self._identical = [(r.identical_to, r.index) for r in routes if r.identical_to != r.index]
         self._twin_masks = [sum(1 << t for t in r.twins) for r in routes]
         self._free_cities: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._draws: dict[tuple[int, ...], tuple[int, ...]] = {}  # market -> the card kinds on it, sorted
         self._longest = max(r.length for r in board.routes)
+        top = max(self._longest, *board.station_costs) + 1 if board.station_costs else self._longest + 1
+        # _pay_pairs[colour][lo][stop]: the payments (colour, lo) .. (colour, stop - 1) as one shared tuple
+        self._pay_pairs = [[[tuple((c, nl) for nl in range(lo, stop)) for stop in range(top + 1)]
+                            for lo in range(top + 1)] for c in range(self.loco)]
         self._rows = [(r.index, r.length, r.color, r.locomotives, r.twins, r.identical_to) for r in board.routes]
 
     # ------------------------------------------------------------------ setup
@@ -267,26 +272,25 @@ class Rules:
         lists = self._bit_lists
         by_color = []
         gray: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
-        cmemo = self._color_memo
-        if len(cmemo) > 4_096:
-            cmemo.clear()
-        for color, sigs, union in self._color_unions:  # the colours, then GRAY
-            ckey = (color, avail & union)
-            groups = cmemo.get(ckey)
-            if groups is None:
+        for color, sigs, union, cmemo in self._color_unions:  # the colours, then GRAY
+            bits = avail & union
+            entry = cmemo.get(bits)
+            if entry is None:
                 found = []
                 for length, ferry, order, mask in sigs:
-                    sub = avail & mask
+                    sub = bits & mask
                     if sub:
                         routes = lists.get(sub)
                         if routes is None:
                             routes = lists[sub] = tuple(i for i in range(sub.bit_length()) if sub >> i & 1)
                         found.append((length, ferry, order, routes))
-                groups = cmemo[ckey] = tuple(found)
+                if len(cmemo) > 512:
+                    cmemo.clear()
+                entry = cmemo[bits] = (color, tuple(found))
             if color == GRAY:
-                gray = groups
-            elif groups:
-                by_color.append((color, groups))
+                gray = entry[1]
+            elif entry[1]:
+                by_color.append(entry)
         out = memo[key] = (tuple(by_color), gray)  # shared by every caller: immutable
         return out
 
@@ -296,14 +300,20 @@ class Rules:
         A tuple, not a list: these are memoised in bulk, and tuples of ints are untracked by the
         cyclic garbage collector, so a large memo costs the collector nothing.
         """
-        loco = self.loco
-        n_loco = hand[loco]
+        n_loco = hand[self.loco]
         stop = n_loco + 1 if n_loco < length else length  # at least one coloured card: <= length - 1 wilds
-        out = [(c, nl) for c in range(loco) if hand[c]
-               for nl in range(ferry if ferry > length - hand[c] else length - hand[c], stop)]
+        pairs = self._pay_pairs
+        out: tuple[tuple[int, int], ...] = ()
+        for c, have in enumerate(hand[:self.loco]):
+            if have:
+                lo = length - have  # wilds needed besides this colour's cards
+                if lo < ferry:
+                    lo = ferry
+                if lo < stop:
+                    out += pairs[c][lo][stop]  # (c, lo) .. (c, stop - 1), made once per board
         if n_loco >= length:
-            out.append((NONE, length))
-        return tuple(out)
+            out += ((NONE, length),)
+        return out
 
     def _tunnel_payments(self, s: State) -> list[Action]:
         t = s.tunnel
