@@ -80,6 +80,28 @@ def test_play_game_gives_bots_only_their_own_view() -> None:
     assert g.is_over and seen and all(mine == got for mine, got in seen)
 
 
+def test_a_bot_that_reads_no_view_is_given_none_and_plays_the_same() -> None:
+    """``needs_view = False`` (the random bot) skips building the view; the moves do not change."""
+    views: list[dict] = []
+
+    class Recorder(RandomBot):
+        def choose(self, view: dict, legal: object, budget: object = None) -> object:
+            views.append(view)
+            return super().choose(view, legal, budget)
+
+    class Viewer(Recorder):
+        needs_view = True
+
+    games = []
+    for cls in (Recorder, Viewer):
+        g = tracklayer.new_game("ttr-new-york", 2, seed=8)
+        play_game(g, [cls(1), cls(2)])
+        games.append([str(m) for m in g.moves])
+    n = len(games[0])
+    assert games[0] == games[1]
+    assert all(v == {} for v in views[:n]) and all(v.get("seat") in (0, 1) for v in views[n:])
+
+
 def test_a_bot_cannot_sneak_an_illegal_move() -> None:
     class Cheater:
         def choose(self, view: dict, legal: object, budget: object = None) -> object:

@@ -43,7 +43,19 @@ class Budget:
 
 
 class Bot(Protocol):
+    """``choose`` gets the seat's ``game.view(seat)`` and the legal actions. A bot whose class sets
+    ``needs_view = False`` reads only the legal actions and may be given an empty view instead (building
+    a view costs more than a random choice)."""
+
     def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Budget | None = None) -> Any: ...
+
+
+def bot_view(bot: Any, game: Any, seat: int, **view_options: Any) -> dict[str, Any]:
+    """What ``bot`` is shown at ``seat``: ``game.view(seat, **view_options)``, or ``{}`` for a bot that
+    reads none."""
+    if not getattr(bot, "needs_view", True):
+        return {}
+    return game.view(seat, **view_options)
 
 
 def move_seed(seed: int | str | None, view: dict[str, Any], salt: str = "") -> int:
@@ -97,7 +109,7 @@ def play_game(game: Any, bots: Sequence[Bot], budget: Budget | None = None,
     moves = 0
     while not game.is_over:
         seat = game.current_player
-        view = game.view(seat)
+        view = bot_view(bots[seat], game, seat)
         legal = game.legal_actions()
         t0 = time.perf_counter()
         action = bots[seat].choose(view, legal, budget)

@@ -14,6 +14,7 @@ class RandomBot:
     """
 
     name = "random"
+    needs_view = False  # it reads only the legal actions: callers may skip building its view (an empty dict)
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)

@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 from tracklayer.bots import make_bot
+from tracklayer.bots.base import bot_view
 from tracklayer.core.errors import IllegalAction
 from tracklayer.rl.aec import observation_space
 from tracklayer.rl.core import EnvSpec, Episode
@@ -129,7 +130,8 @@ class TracklayerGymEnv(gymnasium.Env):
         game = ep.game
         while not ep.done and game.current_player != self.seat:
             q = game.current_player
-            action = self.bots[q].choose(game.view(q, log_tail=self.bot_log_tail), game.legal_actions())
+            bot = self.bots[q]
+            action = bot.choose(bot_view(bot, game, q, log_tail=self.bot_log_tail), game.legal_actions())
             ep.play_action(action)
 
     def _obs(self) -> dict[str, np.ndarray]:
