@@ -190,6 +190,8 @@ class TTRCodec:
             self._o_tunnel_extra = part("tunnel_extra", 1)
         self._hist_width = n + len(MOVE_KINDS) + nk
         self._o_history = part("history", history * self._hist_width) if history else -1
+        self._b_hist: dict[tuple[int, str, int | None], bytes] = {}  # (relative mover, kind, card) -> a row
+        self._b_hist_pad = [bytes(4 * k * self._hist_width) for k in range(history + 1)]  # k empty rows
         self.slices = slices
         self.obs_size = pos
         self._phase_ix = {p: i for i, p in enumerate(PHASES)}
@@ -558,7 +560,8 @@ class TTRCodec:
         t = self._templates.get(seat)
         if t is None:
             t = self._templates[seat] = [(0,) * n, None, set(), None, set(),
-                                         bytearray(4 * (self.obs_size - self._o_routes))]
+                                         bytearray(4 * ((self._o_history if self.history else self.obs_size)
+                                                        - self._o_routes))]
         masks = v.route_masks
         tail = t[5]
         if t[0] != masks:
@@ -583,6 +586,16 @@ class TTRCodec:
                     tail[4 * (i - o):4 * (i - o) + 4] = _ZERO
                 t[2 * k - 1], t[2 * k] = now, ones
         add(tail)
+        if self.history:  # the latest moves, newest last, padded at the front: one row of bytes per move
+            log = v.log[-self.history:]
+            add(self._b_hist_pad[self.history - len(log)])
+            rows = self._b_hist
+            for mover, kind, card in log:
+                key = (rel[mover], kind, card)
+                row = rows.get(key)
+                if row is None:
+                    row = rows[key] = self._history_row(*key)
+                add(row)
         obs = np.frombuffer(bytearray().join(parts), dtype=np.float32)  # writable, owns a fresh buffer
         tunnel = v.tunnel
         if tunnel is not None:
@@ -597,26 +610,22 @@ class TTRCodec:
                 at.append(self._o_tunnel_revealed + c)
                 vals.append(revealed.count(c) / TUNNEL_REVEAL)
             obs[at] = vals
-        if self.history and v.log:
-            ones = []
-            one = ones.append
-            log = v.log[-self.history:]
-            w = self._hist_width
-            base = self._o_history + (self.history - len(log)) * w  # newest last, padded at the front
-            kind_ix = self._kind_ix
-            for mover, kind, card in log:
-                one(base + rel[mover])
-                if kind == "draw":
-                    if card is None:
-                        one(base + n + 1)
-                    else:
-                        one(base + n)
-                        one(base + n + len(MOVE_KINDS) + card)
-                else:
-                    one(base + n + kind_ix[kind])
-                base += w
-            obs[ones] = 1.0
         return obs
+
+    def _history_row(self, rel_mover: int, kind: str, card: int | None) -> bytes:
+        """One move of the history slice as float32 bytes: mover (relative seat), kind, drawn card."""
+        n = self.n_players
+        row = [0.0] * self._hist_width
+        row[rel_mover] = 1.0
+        if kind == "draw":
+            if card is None:
+                row[n + 1] = 1.0
+            else:
+                row[n] = 1.0
+                row[n + len(MOVE_KINDS) + card] = 1.0
+        else:
+            row[n + self._kind_ix[kind]] = 1.0
+        return _f32(row)
 
     def _prefix_values(self, v: ObservationView) -> list[float]:
         """The slices phase .. players of a compact view as floats (what the byte tables hold)."""
