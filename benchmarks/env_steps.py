@@ -158,7 +158,7 @@ def main() -> None:
             cpu, wall, eps = gym_rate(env, args.seconds)
         print(f"{name:<18}{label:<36}{cpu:>14,.0f}{wall:>16,.0f}{eps:>10}")
     if args.breakdown:
-        for name, options in (ROWS[0], ROWS[4], ROWS[6]):
+        for name, options in (ROWS[0], ROWS[4], ROWS[6], ROWS[7]):
             breakdown(name, options)
 
 

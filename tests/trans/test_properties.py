@@ -48,6 +48,13 @@ def check_conservation(g) -> None:
         fresh = type(s.networks).rebuild(b.n_points, [(b.edge_a[e], b.edge_b[e]) for e, o in enumerate(s.owner)
                                                       if o >= 0])
         assert fresh.canonical() == s.networks.canonical()
+    # the derived fields are the built lines (in the order placed) and recomputed exactly by resync
+    assert sorted(s.built) == [e for e, o in enumerate(s.owner) if o >= 0] and len(set(s.built)) == len(s.built)
+    again = g.clone()
+    g.rules.resync(again.state)
+    assert again.state.built == sorted(s.built)
+    assert again.state.networks.canonical() == s.networks.canonical()
+    assert again.state == s
 
 
 @pytest.mark.parametrize("setup", SETUPS + COMBOS, ids=lambda x: str(x))

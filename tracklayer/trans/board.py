@@ -61,6 +61,7 @@ class Board:
     edge_between: Mapping[tuple[int, int], int] = field(init=False)  # (low point, high point) -> edge
     city_at: tuple[int, ...] = field(init=False)  # point -> city index or -1
     city_by_name: Mapping[str, int] = field(init=False)
+    city_color: tuple[int, ...] = field(init=False)  # city index -> colour index
     terrains: frozenset[str] = field(init=False)  # terrains of the double lines
     _actions: Any = field(default=None, init=False, repr=False)
     _city_dist: Any = field(default=None, init=False, repr=False)
@@ -80,6 +81,7 @@ class Board:
             at[c.point] = c.index
         self.city_at = tuple(at)
         self.city_by_name = {c.name: c.index for c in self.cities}
+        self.city_color = tuple(c.color for c in self.cities)
         self.terrains = frozenset(t for t, c in zip(self.edge_terrain, self.edge_cost, strict=True)
                                   if t is not None and c == 2)
 

@@ -67,6 +67,13 @@ class Rules:
         self._city_point = [c.point for c in board.cities]
         self._city_color = [c.color for c in board.cities]
 
+    def resync(self, s: State) -> None:
+        """Recompute the fields derived from ``owner`` (``state.DERIVED``), e.g. after editing a state by
+        hand; the built lines come out in line order (the rules append them in the order placed)."""
+        b = self.board
+        s.built = [e for e, o in enumerate(s.owner) if o != FREE]
+        s.networks = Networks.rebuild(b.n_points, ((b.edge_a[e], b.edge_b[e]) for e in s.built))
+
     def effects(self, s: State) -> Effects:
         key = tuple(s.cards)
         fx = self._effects.get(key)
@@ -107,6 +114,7 @@ class Rules:
         s.start_player = start
         s.owner = [FREE] * b.n_edges
         s.networks = Networks(b.n_points)
+        s.built = []
         s.supply = b.rails
         s.markers = [-1] * s.n_players
         s.used = s.turn = s.passes = 0
@@ -327,6 +335,7 @@ class Rules:
         s.supply -= cost
         s.used += cost
         s.networks.union(b.edge_a[e], b.edge_b[e])
+        s.built.append(e)
         done = [q for q in range(s.n_players) if s.networks.all_joined(s.markers[q], self.city_points(s, q))]
         if s.supply == 0:
             self._end_round(s, ENDED_CONNECTED if done else ENDED_SUPPLY)

@@ -10,7 +10,7 @@ shown before the game is over, so a simultaneous choice made one seat after the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tracklayer.trans.actions import PassCity, ReturnCity
 from tracklayer.trans.cards import load_cards
@@ -89,6 +89,87 @@ def _card_moves(game: TransGame, seat: int) -> list[dict[str, Any]]:
         elif kind == M_PASS:
             out.append({"received": name, "from": src})
     return out
+
+
+class ObservationView(NamedTuple):
+    """What one seat may know, as integer ids: the information of ``build_view(game, seat, log_tail,
+    hints=False)`` that learning agents encode, without names, labels or texts (which cost more to build
+    than to read).
+
+    Built from the same visibility decisions as :func:`build_view`: the seat's own cities and the card
+    movements it took part in, the cities that special cards turn face up, and public facts for
+    everybody (colours of the cards held, rails, markers, prestige). Seats are absolute, cities are
+    indices into ``board.cities``, colours into ``board.colors``, lines and points the board's ids.
+    """
+
+    seat: int
+    phase: str
+    current_player: int | None  # None when the game is over
+    start_player: int
+    round: int
+    supply: int
+    cards: tuple[int, ...]  # special cards in effect (ids), in the order laid out
+    special_deck: int  # face-down special cards left
+    turn: tuple[int, int, int, bool] | None  # (budget, used, game round from 1, finishing) in the rail phase
+    scores: tuple[int, ...]  # per seat
+    hand_sizes: tuple[int, ...]  # cities held per seat
+    colors: tuple[tuple[int, ...], ...]  # per seat: cities held per colour (the card backs)
+    markers: tuple[int, ...]  # start-marker point per seat, -1 = not placed
+    shares: tuple[tuple[int, ...], ...]  # per seat, the other seats on its network (rail phase), else ()
+    open_cities: tuple[tuple[int, ...], ...]  # per seat, its face-up cities (special cards 10-12, 19), else ()
+    rails: tuple[int, ...]  # the lines with a rail (in the order placed)
+    owner: tuple[int, ...]  # seat per line, -1 = no rail
+    hand: tuple[int, ...]  # own cities, in the order held
+    card_moves: tuple[tuple[int, int], ...]  # own card movements: (0 returned / 1 took / 2 passed / 3 received, city)
+    choice: tuple[int, int, int, int, int, tuple[int, ...]] | None  # (task kind, waiting seat, draft colour or
+    #   -1, pass round or 0, own pending choice or -1, seats still to choose) while city choices are made
+    log: tuple[tuple[int, str], ...]  # latest moves: (mover, action kind; "rails" counts as "rail")
+
+
+def build_observation_view(game: TransGame, seat: int, log_tail: int = 0) -> ObservationView:
+    """The compact view of ``seat`` (see :class:`ObservationView`); ``log_tail`` latest moves in ``log``."""
+    b = game.board
+    s = game.state
+    n = s.n_players
+    over = s.phase == OVER
+    rails = s.phase == RAILS
+    city_color = b.city_color
+    n_colors = len(b.colors)
+    colors = []
+    for hand in s.hands:
+        counts = [0] * n_colors
+        for c in hand:
+            counts[city_color[c]] += 1
+        colors.append(tuple(counts))
+    shares: tuple[tuple[int, ...], ...] = ()
+    markers = s.markers
+    if rails:
+        find = s.networks.find
+        root = [find(m) if m >= 0 else -1 - q for q, m in enumerate(markers)]  # no marker: on no network
+        shares = tuple(tuple(r for r in range(n) if r != q and root[r] == root[q]) for q in range(n))
+    reveal = game.rules.effects(s).reveal
+    open_cities: tuple[tuple[int, ...], ...] = ()
+    if reveal and not over:
+        open_cities = tuple(tuple(c for c in hand if city_color[c] in reveal) for hand in s.hands)
+    turn = None
+    if rails:
+        turn = (game.rules.budget(s), s.used, s.turn // n + 1, s.ending)
+    choice = None
+    if s.phase == CHOOSE:
+        kind, arg = s.task
+        choice = (kind, s.current, arg if kind == T_DRAFT else -1, arg if kind == T_PASS else 0, s.pending[seat],
+                  tuple(s.queue))
+    moves = []
+    for kind, src, dst, city, _task in s.moves:
+        if seat in (src, dst):
+            moves.append((0 if kind == M_RETURN else 1 if kind == M_TAKE else 2 if src == seat else 3, city))
+    log: tuple[tuple[int, str], ...] = ()
+    if log_tail:
+        log = tuple((m, "rail" if a.kind == "rails" else a.kind) for m, a, _note in game.move_log[-log_tail:])
+    return ObservationView(seat, s.phase, None if over else s.current, s.start_player, s.round, s.supply,
+                           tuple(s.cards), len(s.special_deck), turn, tuple(s.scores), tuple(map(len, s.hands)),
+                           tuple(colors), tuple(markers), shares, open_cities, tuple(s.built), tuple(s.owner),
+                           tuple(s.hands[seat]), tuple(moves), choice, log)
 
 
 def build_view(game: TransGame, seat: int | None, log_tail: int | None = None, hints: bool = True) -> dict[str, Any]:
