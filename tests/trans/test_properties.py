@@ -48,6 +48,10 @@ def check_conservation(g) -> None:
         fresh = type(s.networks).rebuild(b.n_points, [(b.edge_a[e], b.edge_b[e]) for e, o in enumerate(s.owner)
                                                       if o >= 0])
         assert fresh.canonical() == s.networks.canonical()
+        # the yes/no question the rules ask after each rail agrees with the full list of options
+        for q in range(s.n_players):
+            for left in (1, 2, 4):
+                assert g.rules.can_extend(s, q, left) == bool(g.rules.rail_options(s, q, left))
     # the derived fields are the built lines (in the order placed) and recomputed exactly by resync
     assert sorted(s.built) == [e for e, o in enumerate(s.owner) if o >= 0] and len(set(s.built)) == len(s.built)
     again = g.clone()

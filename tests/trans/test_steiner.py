@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tracklayer.trans.steiner import SteinerInfeasibleError, min_steiner
+from tracklayer.trans.steiner import SteinerInfeasibleError, min_steiner, min_steiner_many
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "tracklayer" / "maps" / "data"
 
@@ -401,3 +401,15 @@ def test_window_of_real_board_matches_brute_force(europa: Board) -> None:
         ]
         terminals = rng.sample(range(len(window)), rng.randint(2, 6))
         assert_matches_oracle(len(window), edges, terminals)
+
+
+@settings(deadline=None, max_examples=25)
+@given(data=st.data())
+def test_many_sets_give_each_sets_own_answer(board: Board, data: st.DataObject) -> None:
+    """``min_steiner_many`` (one contraction for every player of a round) answers each terminal set
+    exactly as ``min_steiner`` alone does, tree included, whatever the order of the sets."""
+    points = st.integers(0, board.n - 1)
+    sets = data.draw(st.lists(st.lists(points, max_size=6), min_size=1, max_size=5))
+    built = data.draw(st.sets(st.integers(0, len(board.costs) - 1), max_size=90))
+    costs: list[int | None] = [0 if e in built else c for e, c in enumerate(board.costs)]
+    assert min_steiner_many(board.n, board.adjacency, costs, sets) == [board.solve(t, costs) for t in sets]

@@ -32,7 +32,7 @@ import heapq
 from collections.abc import Sequence
 from operator import add
 
-__all__ = ["SteinerInfeasibleError", "min_steiner"]
+__all__ = ["SteinerInfeasibleError", "min_steiner", "min_steiner_many"]
 
 # Larger than any reachable label: labels are sums of at most (points x terminals) edge costs, and
 # Python ints never overflow, so sums of two INF values simply stay >= INF.
@@ -71,21 +71,41 @@ def min_steiner(
     Raises ``SteinerInfeasibleError`` if the usable lines do not connect all terminals, and
     ``ValueError`` for malformed input (negative cost, point id out of range).
     """
+    return min_steiner_many(n_points, adjacency, edge_cost, [terminals])[0]
+
+
+def min_steiner_many(
+    n_points: int,
+    adjacency: Sequence[Sequence[tuple[int, int]]],
+    edge_cost: Sequence[int | None],
+    terminal_sets: Sequence[Sequence[int]],
+) -> list[tuple[int, list[int]]]:
+    """:func:`min_steiner` of each terminal set on the same graph and costs, in order.
+
+    The built lines are contracted once for all of them (the end of a round scores every player on
+    the same board); each answer is exactly the one :func:`min_steiner` gives for that set alone.
+    """
     if len(adjacency) != n_points:
         raise ValueError(f"adjacency has {len(adjacency)} entries for {n_points} points")
-    for t in terminals:
-        if not 0 <= t < n_points:
-            raise ValueError(f"terminal {t} is not a point id in 0..{n_points - 1}")
+    for terminals in terminal_sets:
+        for t in terminals:
+            if not 0 <= t < n_points:
+                raise ValueError(f"terminal {t} is not a point id in 0..{n_points - 1}")
 
     comp, n_nodes = _contract_zero_edges(n_points, adjacency, edge_cost)
-    term_nodes = list(dict.fromkeys(comp[t] for t in terminals))
-    if len(term_nodes) <= 1:
-        return 0, []
-
-    adj, edge_of = _contracted_graph(n_points, adjacency, edge_cost, comp, n_nodes)
-    cost, arcs = _steiner_on_positive_graph(n_nodes, adj, term_nodes)
-    edges = sorted(edge_of[_pair_key(u, v, n_nodes)] for u, v in arcs)
-    return cost, edges
+    graph: tuple[list[list[tuple[int, int]]], dict[int, int]] | None = None
+    out: list[tuple[int, list[int]]] = []
+    for terminals in terminal_sets:
+        term_nodes = list(dict.fromkeys(comp[t] for t in terminals))
+        if len(term_nodes) <= 1:
+            out.append((0, []))
+            continue
+        if graph is None:
+            graph = _contracted_graph(n_points, adjacency, edge_cost, comp, n_nodes)
+        adj, edge_of = graph
+        cost, arcs = _steiner_on_positive_graph(n_nodes, adj, term_nodes)
+        out.append((cost, sorted(edge_of[_pair_key(u, v, n_nodes)] for u, v in arcs)))
+    return out
 
 
 def _contract_zero_edges(
