@@ -100,6 +100,7 @@ def min_steiner_many(
     scan = _edge_scan(adjacency)
     comp, n_nodes = _contract_zero_edges(n_points, scan, edge_cost)
     graph: tuple[list[list[tuple[int, int]]], dict[int, int]] | None = None
+    max_cost = 0
     out: list[tuple[int, list[int]]] = []
     for terminals in terminal_sets:
         term_nodes = list(dict.fromkeys(comp[t] for t in terminals))
@@ -108,8 +109,9 @@ def min_steiner_many(
             continue
         if graph is None:
             graph = _contracted_graph(scan, edge_cost, comp, n_nodes)
+            max_cost = _max_cost(graph[0])
         adj, edge_of = graph
-        cost, arcs = _steiner_on_positive_graph(n_nodes, adj, term_nodes)
+        cost, arcs = _steiner_on_positive_graph(n_nodes, adj, term_nodes, max_cost=max_cost)
         out.append((cost, sorted(edge_of[_pair_key(u, v, n_nodes)] for u, v in arcs)))
     return out
 
@@ -223,6 +225,10 @@ def _contracted_graph(
         adj[v].append((u, c))
         edge_of[key] = e
     return adj, edge_of
+
+
+def _max_cost(adj: list[list[tuple[int, int]]]) -> int:
+    return max((w for arcs in adj for _, w in arcs), default=0)
 
 
 def _pair_key(u: int, v: int, n_nodes: int) -> int:
@@ -343,17 +349,20 @@ def _steiner_on_positive_graph(
     adj: list[list[tuple[int, int]]],
     term_nodes: list[int],
     prune: bool = True,
+    max_cost: int | None = None,
 ) -> tuple[int, list[tuple[int, int]]]:
     """Run the EMV subset DP on a graph with positive costs; return (cost, tree arcs).
 
     ``prune=False`` computes every label in full (the reference the tests compare the pruned DP with).
+    ``max_cost`` is the largest cost in ``adj`` (worked out when not given).
 
     ``dp[S][v]`` is the cheapest tree spanning the non-root terminals in bitmask ``S`` plus node
     ``v``; ``seed[S][v]`` is its value restricted to trees in which ``v`` joins two subtrees (or,
     for a single terminal, the tree that is just that terminal). ``dp[S]`` is ``seed[S]`` relaxed
     along shortest paths. Both are kept so the tree can be rebuilt without back-pointers.
     """
-    max_cost = max((w for arcs in adj for _, w in arcs), default=0)
+    if max_cost is None:
+        max_cost = _max_cost(adj)
     relax = _relax_buckets if max_cost <= _MAX_BUCKET_COST else _relax_heap
     root = term_nodes[0]
     others = term_nodes[1:]
