@@ -107,7 +107,7 @@ def breakdown(name: str, options: dict, games: int = 20) -> None:
 
     parts = [
         ("engine legal_actions() (lazy)", positions, lambda p: fresh(p, type(p).legal_actions)),
-        ("legal_actions() + codec.mask(game)", positions, lambda p: fresh(p, codec.mask)),
+        ("codec.mask(game) (fresh position)", positions, lambda p: fresh(p, codec.mask)),
         ("legal_actions() + codec.legal(game)", positions, lambda p: fresh(p, codec.legal)),
         (f"engine view(seat, {opts})", positions, lambda p: p.view(p.current_player, **opts)),
         ("codec.observe(view)", views, codec.observe),

@@ -79,6 +79,7 @@ def test_mask_is_the_legal_actions_and_round_trips(game: str, n: int, cards) -> 
         legal = list(g.legal_actions())
         idx, acts = codec.legal(g)
         assert acts == legal and len(set(idx)) == len(idx)
+        assert np.flatnonzero(codec.mask(g)).tolist() == sorted(idx)  # read from the engine's parts
         assert [codec.decode(g, i) for i in idx] == legal
         for i, a in zip(idx, legal, strict=True):
             assert codec.encode(g, a) == i == codec.encode(g, g.parse(str(a)))
@@ -170,7 +171,7 @@ def test_compact_observation_equals_the_json_view_observation(config, seed, move
 @pytest.mark.parametrize(("game", "n", "cards"), [("trans-europa", 3, [8, 13, 10]), ("trans-america", 2, [16, 19])])
 def test_compact_observation_follows_whole_games(game: str, n: int, cards) -> None:
     """Every third position of guided games to the end, and the final one: the compact observation is
-    the reference one."""
+    the reference one, the mask (read from the engine's parts) is the legal actions."""
     g = tracklayer.new_game(game, n, seed=11, special_cards=cards)
     codec = trans_codec(g, history=3)
     kinds = set()
@@ -179,10 +180,12 @@ def test_compact_observation_follows_whole_games(game: str, n: int, cards) -> No
         kinds.add(g.phase)
         if len(g.moves) % 3 == 0:
             assert_compact_equals_json(g, codec, range(n))
+            assert np.flatnonzero(codec.mask(g)).tolist() == sorted(codec.legal(g)[0])
 
     play(g, random.Random(5), check=check)
     assert g.is_over and kinds >= {"start", "rails", "choose"}
     assert_compact_equals_json(g, codec, range(n))
+    assert not codec.mask(g).any()
 
 
 def test_observation_view_is_for_seats_only() -> None:

@@ -20,7 +20,7 @@ import numpy as np
 from tracklayer.core.action import Action
 from tracklayer.trans.board import Board
 from tracklayer.trans.cards import load_cards
-from tracklayer.trans.state import TASK_NAMES
+from tracklayer.trans.state import RAILS, START, TASK_NAMES
 
 if TYPE_CHECKING:
     from tracklayer.trans.game import TransGame
@@ -113,6 +113,11 @@ class TransCodec:
         self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]  # [seat][relative] -> absolute
         self._kind_ix = {k: i for i, k in enumerate(MOVE_KINDS)}
         self._task_of_kind = {k: i for i, k in enumerate(sorted(TASK_NAMES))}
+        self._rail0 = blocks["rail"].start
+        self._start0 = blocks["start"].start
+        self._end_i = blocks["end"].start
+        self._pass_i = blocks["pass"].start
+        self._all_points = b"\x01" * npt
 
     # ================================================================= actions
     @property
@@ -141,8 +146,37 @@ class TransCodec:
 
     def mask(self, game: TransGame) -> np.ndarray:
         """int8 0/1 mask of the legal actions of the player to move (the indices of :meth:`legal`)."""
-        out = np.zeros(self.n_actions, dtype=np.int8)
-        out[self.legal(game)[0]] = 1
+        return np.frombuffer(self.mask_bytes(game), dtype=np.int8)
+
+    def mask_bytes(self, game: TransGame) -> bytearray:
+        """:meth:`mask` as one 0/1 byte per action (environments keep it and index it without numpy).
+
+        Rails and start markers (nearly every move) are read from what ``legal_actions`` builds its list
+        from (``Rules.rail_candidates``, the free points) without making or sorting action objects; the
+        few city choices go through :meth:`legal`."""
+        s = game.state
+        out = bytearray(self.n_actions)
+        phase = s.phase
+        if phase == RAILS:
+            rules = game.rules
+            lines = rules.rail_candidates(s, s.current, rules.budget(s) - s.used)
+            if lines:
+                r0 = self._rail0
+                for e in lines:
+                    out[r0 + e] = 1
+                if s.used:
+                    out[self._end_i] = 1
+            elif not s.used:
+                out[self._pass_i] = 1
+        elif phase == START:
+            s0 = self._start0
+            out[s0:s0 + self.n_points] = self._all_points
+            for p in s.markers:
+                if p >= 0:
+                    out[s0 + p] = 0
+        else:
+            for i in self.legal(game)[0]:
+                out[i] = 1
         return out
 
     def observe_game(self, game: TransGame, seat: int) -> np.ndarray:

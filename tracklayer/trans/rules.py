@@ -211,6 +211,11 @@ class Rules:
 
     def rail_options(self, s: State, p: int, left: int) -> list[int]:
         """Free lines player ``p`` may build with ``left`` rails of their turn (sorted ids)."""
+        return sorted(set(self.rail_candidates(s, p, left)))
+
+    def rail_candidates(self, s: State, p: int, left: int) -> list[int]:
+        """:meth:`rail_options` unsorted, a line touching the network at both ends listed twice (what a
+        mask needs: which lines, not in which order)."""
         cap = min(left, s.supply)
         if cap <= 0:
             return []
@@ -220,12 +225,7 @@ class Rules:
         if fx.criss_cross:
             return [e for e in range(self.board.n_edges) if owner[e] == FREE and cost[e] <= cap]
         adj = self.board.adjacency
-        found: set[int] = set()
-        for q in s.networks.points(s.markers[p]):
-            for _, e in adj[q]:
-                if owner[e] == FREE and cost[e] <= cap:
-                    found.add(e)
-        return sorted(found)
+        return [e for q in s.networks.points(s.markers[p]) for _, e in adj[q] if owner[e] == FREE and cost[e] <= cap]
 
     def can_extend(self, s: State, p: int, left: int) -> bool:
         """Whether :meth:`rail_options` is not empty, found without listing them (it stops at the first)."""
