@@ -275,6 +275,34 @@ def _relax_buckets(labels: list[int], adj: list[list[tuple[int, int]]]) -> list[
     return dist
 
 
+def _distances(src: int, adj: list[list[tuple[int, int]]], n: int, max_cost: int) -> list[int]:
+    """``_relax_buckets`` of a single source (``src`` at 0, every other label infinite): shortest
+    distances from ``src``, the labels of one terminal and of the root.
+
+    With one source the buckets start at 0 and need no scan of the labels, and keeping ``max_cost``
+    buckets beyond the one being read makes room for every push without a length check per push.
+    """
+    dist = [_INF] * n
+    dist[src] = 0
+    buckets: list[list[int]] = [[src]]
+    i = 0
+    while i < len(buckets):
+        bucket = buckets[i]
+        if bucket:
+            while len(buckets) <= i + max_cost:
+                buckets.append([])
+            for v in bucket:
+                if dist[v] != i:
+                    continue  # stale entry: v was lowered after it was put here
+                for u, w in adj[v]:
+                    nd = i + w
+                    if nd < dist[u]:
+                        dist[u] = nd
+                        buckets[nd].append(u)
+        i += 1
+    return dist
+
+
 def _relax_buckets_pruned(labels: list[int], adj: list[list[tuple[int, int]]], lb: list[int],
                           bound: int) -> list[int]:
     """``_relax_buckets`` that grows no label ``d`` at a node ``v`` with ``d + lb[v] > bound``.
@@ -376,16 +404,23 @@ def _steiner_on_positive_graph(
         s[t] = 0
         seed[1 << i] = s
         # With one non-root terminal the root's distances alone give the answer.
-        dp[1 << i] = relax(s, adj) if k > 1 else s
+        if k == 1:
+            dp[1 << i] = s
+        elif relax is _relax_buckets:
+            dp[1 << i] = _distances(t, adj, n, max_cost)
+        else:
+            dp[1 << i] = relax(s, adj)
 
     root_seed = [_INF] * n
     root_seed[root] = 0
-    root_dist = relax(root_seed, adj)
+    root_dist = _distances(root, adj, n, max_cost) if relax is _relax_buckets else relax(root_seed, adj)
 
     # Pruning (A*-like, the "future costs" of Hougardy, Silvanus and Vygen's Dijkstra-Steiner): a
     # label dp[S][v] can only matter if dp[S][v] + lb_S(v) <= U, where U is the cost of some tree and
-    # lb_S(v) = the largest distance from v to a terminal outside S (the root included), a lower
-    # bound on joining them to v. Labels of no use are not grown: they stay at a value no lower than
+    # lb_S(v) = max(distance from v to the root, to the lowest terminal outside S), a lower bound on
+    # joining the terminals outside S to v (a larger set of them would bound more tightly, but costs
+    # a pass over the nodes per subset; this one is made once per terminal). It is consistent:
+    # lb_S(u) <= lb_S(v) + cost(u, v). Labels of no use are not grown: they stay at a value no lower than
     # their true one. The answer and the tree are exactly those of the full DP, because every label
     # that choosing best_v and rebuilding the tree read is of use, and a label left too high can never
     # make a comparison there true (true labels are minima, so the true side is never smaller):
@@ -402,6 +437,7 @@ def _steiner_on_positive_graph(
         single = [dp[1 << i] for i in range(k)]
         bound = _spanning_bound(root_dist, single, others)
         pruned = bound < _INF
+        lb_of = [list(map(max, root_dist, dist)) for dist in single]
 
     # Masks in increasing numeric order visit every proper subset before its superset.
     for mask in range(1, full + 1):
@@ -411,9 +447,8 @@ def _steiner_on_positive_graph(
         if mask == full:
             continue
         if pruned:
-            outside = [single[i] for i in range(k) if not mask >> i & 1]
-            lb = list(map(max, root_dist, *outside))
-            dp[mask] = _relax_buckets_pruned(seed[mask], adj, lb, bound)
+            rest = full ^ mask
+            dp[mask] = _relax_buckets_pruned(seed[mask], adj, lb_of[(rest & -rest).bit_length() - 1], bound)
         else:
             dp[mask] = relax(seed[mask], adj)
 
