@@ -73,6 +73,30 @@ def _round_summaries(game: TransGame) -> list[dict[str, Any]]:
     return out
 
 
+def _missing_rails(game: TransGame, seat: int) -> tuple[int, list[int]]:
+    """The seat's hint (``scoring.missing_rails``), remembered per seat with everything it depends on.
+
+    The same position is viewed several times (each connection of the seat, the bot that moves next
+    on a clone, a move that places no rail): an exact Steiner computation each time cost milliseconds.
+    The key is the whole input (the cards in play, which set the line costs, the owner of every line,
+    the seat's start marker and cities), so a hit is the answer the computation would give; clones
+    share the memo, which is harmless for the same reason.
+    """
+    s = game.state
+    rules = game.rules
+    points = rules.city_points(s, seat)
+    key = (tuple(s.cards), tuple(s.owner), s.markers[seat], tuple(points))
+    memo: dict[int, tuple[Any, tuple[int, list[int]]]] = game.__dict__.setdefault("_hints", {})
+    hit = memo.get(seat)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    b = game.board
+    answer = missing_rails(b.n_points, b.adjacency, rules.effects(s).line_cost, [o != FREE for o in s.owner],
+                           s.markers[seat], points)
+    memo[seat] = (key, answer)
+    return answer
+
+
 def _card_moves(game: TransGame, seat: int) -> list[dict[str, Any]]:
     b = game.board
     out = []
@@ -231,8 +255,7 @@ def build_view(game: TransGame, seat: int | None, log_tail: int | None = None, h
         if s.phase == CHOOSE and s.pending[seat] >= 0:
             view["choice"]["my_choice"] = b.cities[s.pending[seat]].name
         if hints and s.phase == RAILS and hand:
-            n, lines = missing_rails(b.n_points, b.adjacency, fx.line_cost, [o != FREE for o in s.owner],
-                                     s.markers[seat], rules.city_points(s, seat))
+            n, lines = _missing_rails(game, seat)
             view["missing_rails"] = n
             view["missing_lines"] = [b.edge_text(e) for e in lines]
     view["rounds"] = _round_summaries(game)
