@@ -6,9 +6,10 @@ random legal index. The agent reads the int8 mask as bool (numpy finds the legal
 array about ten times faster; the agent's cost is not the environment's). Time is CPU time of this
 process (per core, so the figure is not diluted by other load on the machine); wall-clock steps/s
 are printed beside it. ``--breakdown`` splits the cost of a step into its parts on positions of
-random games: the parts the environments use (``codec.mask``, ``observation_view`` +
-``observe_compact`` for Ticket to Ride) and the reference paths they are tested against
-(``codec.legal``, ``view`` + ``observe``).
+random games (2-player Europe and New York, 2-player Trans Europa, 4-player Trans America with
+special cards): the parts the environments use (``codec.mask`` on a fresh position,
+``observation_view`` + ``observe_compact``, ``apply``) and the reference paths they are tested
+against (``codec.legal``, ``view`` + ``observe``).
 
     python benchmarks/env_steps.py                 # a few seconds per row
     python benchmarks/env_steps.py --seconds 10 --breakdown
