@@ -429,7 +429,10 @@ def _steiner_on_positive_graph(
     #   with dp[a][v] + lb_a(v) <= dp[a][v] + dp[b][v] + root_dist[v] = opt <= U (a terminal outside
     #   a is in b, at most dp[b][v] away, or is the root, root_dist[v] away);
     # * along a shortest path to a label of use, lb grows by at most the lines walked, so the labels
-    #   on the path and the parts of the merge it starts from are of use too (the same argument);
+    #   on the path are of use too, and so are the parts a, b of the merge it starts from: the lowest
+    #   terminal outside a is in b or is the lowest one outside S, so lb_a <= dp[b] + lb_S;
+    # * the labels the rebuilding reads lie on the optimal tree: the rest of the tree joins every
+    #   terminal outside the part to its node, so the part's label plus its lb is at most opt;
     # * a neighbour u that the walk back from a label of use may step to (dp[S][u] + w = dp[S][v])
     #   has dp[S][u] + lb_S(u) <= dp[S][v] + lb_S(v).
     # Not done without Dial's buckets (large costs): exact labels everywhere are a valid answer too.
