@@ -58,6 +58,7 @@ class Board:
     goal: int
     point_of: Mapping[tuple[int, int], int] = field(init=False)
     adjacency: tuple[tuple[tuple[int, int], ...], ...] = field(init=False)  # point -> ((neighbour, edge), ...)
+    lines_at: tuple[tuple[int, ...], ...] = field(init=False)  # point -> its lines (the edges of ``adjacency``)
     edge_between: Mapping[tuple[int, int], int] = field(init=False)  # (low point, high point) -> edge
     city_at: tuple[int, ...] = field(init=False)  # point -> city index or -1
     city_by_name: Mapping[str, int] = field(init=False)
@@ -75,6 +76,7 @@ class Board:
             adj[b].append((a, e))
             between[(a, b)] = e
         self.adjacency = tuple(tuple(x) for x in adj)
+        self.lines_at = tuple(tuple(e for _, e in x) for x in adj)
         self.edge_between = between
         at = [-1] * len(self.xy)
         for c in self.cities:

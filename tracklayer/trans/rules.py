@@ -224,8 +224,11 @@ class Rules:
         owner = s.owner
         if fx.criss_cross:
             return [e for e in range(self.board.n_edges) if owner[e] == FREE and cost[e] <= cap]
-        adj = self.board.adjacency
-        return [e for q in s.networks.points(s.markers[p]) for _, e in adj[q] if owner[e] == FREE and cost[e] <= cap]
+        at = self.board.lines_at
+        points = s.networks.points(s.markers[p])
+        if cap >= fx.max_line_cost:  # every free line will do (the usual start of a turn)
+            return [e for q in points for e in at[q] if owner[e] == FREE]
+        return [e for q in points for e in at[q] if owner[e] == FREE and cost[e] <= cap]
 
     def can_extend(self, s: State, p: int, left: int) -> bool:
         """Whether :meth:`rail_options` is not empty, found without listing them (it stops at the first)."""
@@ -237,9 +240,9 @@ class Rules:
         owner = s.owner
         if fx.criss_cross:
             return any(o == FREE and c <= cap for o, c in zip(owner, cost, strict=True))
-        adj = self.board.adjacency
+        at = self.board.lines_at
         for q in s.networks.points(s.markers[p]):
-            for _, e in adj[q]:
+            for e in at[q]:
                 if owner[e] == FREE and cost[e] <= cap:
                     return True
         return False
