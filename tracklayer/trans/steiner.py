@@ -418,9 +418,10 @@ def _steiner_on_positive_graph(
 
     # Pruning (A*-like, the "future costs" of Hougardy, Silvanus and Vygen's Dijkstra-Steiner): a
     # label dp[S][v] can only matter if dp[S][v] + lb_S(v) <= U, where U is the cost of some tree and
-    # lb_S(v) = max(distance from v to the root, to the lowest terminal outside S), a lower bound on
-    # joining the terminals outside S to v (a larger set of them would bound more tightly, but costs
-    # a pass over the nodes per subset; this one is made once per terminal). It is consistent:
+    # lb_S(v) = max(distance from v to the root, to the first terminal outside S in one fixed order,
+    # the farthest from the root first), a lower bound on joining the terminals outside S to v (all
+    # of them would bound more tightly, but cost a pass over the nodes per subset; this one is made
+    # once per terminal, and the far ones bound best). It is consistent:
     # lb_S(u) <= lb_S(v) + cost(u, v). Labels of no use are not grown: they stay at a value no lower than
     # their true one. The answer and the tree are exactly those of the full DP, because every label
     # that choosing best_v and rebuilding the tree read is of use, and a label left too high can never
@@ -429,8 +430,8 @@ def _steiner_on_positive_graph(
     #   with dp[a][v] + lb_a(v) <= dp[a][v] + dp[b][v] + root_dist[v] = opt <= U (a terminal outside
     #   a is in b, at most dp[b][v] away, or is the root, root_dist[v] away);
     # * along a shortest path to a label of use, lb grows by at most the lines walked, so the labels
-    #   on the path are of use too, and so are the parts a, b of the merge it starts from: the lowest
-    #   terminal outside a is in b or is the lowest one outside S, so lb_a <= dp[b] + lb_S;
+    #   on the path are of use too, and so are the parts a, b of the merge it starts from: the first
+    #   terminal outside a is in b or is the first one outside S, so lb_a <= dp[b] + lb_S;
     # * the labels the rebuilding reads lie on the optimal tree: the rest of the tree joins every
     #   terminal outside the part to its node, so the part's label plus its lb is at most opt;
     # * a neighbour u that the walk back from a label of use may step to (dp[S][u] + w = dp[S][v])
@@ -442,6 +443,7 @@ def _steiner_on_positive_graph(
         bound = _spanning_bound(root_dist, single, others)
         pruned = bound < _INF
         lb_of = [list(map(max, root_dist, dist)) for dist in single]
+        order = sorted(range(k), key=lambda i: -root_dist[others[i]])  # the fixed order of lb_S
 
     # Masks in increasing numeric order visit every proper subset before its superset.
     for mask in range(1, full + 1):
@@ -452,7 +454,8 @@ def _steiner_on_positive_graph(
             continue
         if pruned:
             rest = full ^ mask
-            dp[mask] = _relax_buckets_pruned(seed[mask], adj, lb_of[(rest & -rest).bit_length() - 1], bound)
+            j = next(i for i in order if rest >> i & 1)
+            dp[mask] = _relax_buckets_pruned(seed[mask], adj, lb_of[j], bound)
         else:
             dp[mask] = relax(seed[mask], adj)
 
