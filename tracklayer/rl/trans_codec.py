@@ -341,8 +341,7 @@ class TransCodec:
                 ones += [o_shares + r * n + rel[x] for x in shares[q]]
             if open_cities:
                 ones += [o_open + r * nc + c for c in open_cities[q]]
-        built = v.rails
-        ones += map(add, map(self._rail_base.__getitem__, built), map(rel.__getitem__, map(v.owner.__getitem__, built)))
+        ones += map(add, map(self._rail_base.__getitem__, v.rails), map(rel.__getitem__, v.rail_owners))
         o_cities = self._o_cities
         ones += [o_cities + c for c in v.hand]
         o_moves = self._o_moves

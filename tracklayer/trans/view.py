@@ -142,12 +142,15 @@ class ObservationView(NamedTuple):
     shares: tuple[tuple[int, ...], ...]  # per seat, the other seats on its network (rail phase), else ()
     open_cities: tuple[tuple[int, ...], ...]  # per seat, its face-up cities (special cards 10-12, 19), else ()
     rails: tuple[int, ...]  # the lines with a rail (in the order placed)
-    owner: tuple[int, ...]  # seat per line, -1 = no rail
+    rail_owners: tuple[int, ...]  # the seat that built each of them
     hand: tuple[int, ...]  # own cities, in the order held
     card_moves: tuple[tuple[int, int], ...]  # own card movements: (0 returned / 1 took / 2 passed / 3 received, city)
     choice: tuple[int, int, int, int, int, tuple[int, ...]] | None  # (task kind, waiting seat, draft colour or
     #   -1, pass round or 0, own pending choice or -1, seats still to choose) while city choices are made
     log: tuple[tuple[int, str], ...]  # latest moves: (mover, action kind; "rails" counts as "rail")
+
+
+_new_view = tuple.__new__
 
 
 def build_observation_view(game: TransGame, seat: int, log_tail: int = 0) -> ObservationView:
@@ -190,10 +193,11 @@ def build_observation_view(game: TransGame, seat: int, log_tail: int = 0) -> Obs
     log: tuple[tuple[int, str], ...] = ()
     if log_tail:
         log = tuple((m, "rail" if a.kind == "rails" else a.kind) for m, a, _note in game.move_log[-log_tail:])
-    return ObservationView(seat, s.phase, None if over else s.current, s.start_player, s.round, s.supply,
-                           tuple(s.cards), len(s.special_deck), turn, tuple(s.scores), tuple(map(len, s.hands)),
-                           tuple(colors), tuple(markers), shares, open_cities, tuple(s.built), tuple(s.owner),
-                           tuple(s.hands[seat]), tuple(moves), choice, log)
+    built = tuple(s.built)
+    return _new_view(ObservationView, (  # type: ignore[return-value]  # tuple.__new__: no Python-level frame
+        seat, s.phase, None if over else s.current, s.start_player, s.round, s.supply, tuple(s.cards),
+        len(s.special_deck), turn, tuple(s.scores), tuple(map(len, s.hands)), tuple(colors), tuple(markers), shares,
+        open_cities, built, tuple(map(s.owner.__getitem__, built)), tuple(s.hands[seat]), tuple(moves), choice, log))
 
 
 def build_view(game: TransGame, seat: int | None, log_tail: int | None = None, hints: bool = True) -> dict[str, Any]:
