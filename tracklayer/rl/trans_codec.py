@@ -373,8 +373,8 @@ class TransCodec:
             for mover, kind in log:
                 ones += (base + rel[mover], base + n + kind_ix[kind])
                 base += w
-        obs[ones] = 1.0
-        obs[at] = vals
+        obs.put(ones, 1.0)  # put: the same float32 values as obs[ones] = ..., a little cheaper than indexing
+        obs.put(at, vals)
         return obs
 
     # ================================================================= text
