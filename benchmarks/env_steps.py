@@ -6,9 +6,10 @@ random legal index. The agent reads the int8 mask as bool (numpy finds the legal
 array about ten times faster; the agent's cost is not the environment's). Time is CPU time of this
 process (per core, so the figure is not diluted by other load on the machine); wall-clock steps/s
 are printed beside it. ``--breakdown`` splits the cost of a step into its parts on positions of
-random games: the parts the environments use (``codec.mask``, ``observation_view`` +
-``observe_compact`` for Ticket to Ride) and the reference paths they are tested against
-(``codec.legal``, ``view`` + ``observe``).
+random games (2-player Europe and New York, 2-player Trans Europa, 4-player Trans America with
+special cards): the parts the environments use (``codec.mask`` on a fresh position,
+``observation_view`` + ``observe_compact``, ``apply``) and the reference paths they are tested
+against (``codec.legal``, ``view`` + ``observe``).
 
     python benchmarks/env_steps.py                 # a few seconds per row
     python benchmarks/env_steps.py --seconds 10 --breakdown
@@ -107,7 +108,7 @@ def breakdown(name: str, options: dict, games: int = 20) -> None:
 
     parts = [
         ("engine legal_actions() (lazy)", positions, lambda p: fresh(p, type(p).legal_actions)),
-        ("legal_actions() + codec.mask(game)", positions, lambda p: fresh(p, codec.mask)),
+        ("codec.mask(game) (fresh position)", positions, lambda p: fresh(p, codec.mask)),
         ("legal_actions() + codec.legal(game)", positions, lambda p: fresh(p, codec.legal)),
         (f"engine view(seat, {opts})", positions, lambda p: p.view(p.current_player, **opts)),
         ("codec.observe(view)", views, codec.observe),
@@ -158,7 +159,7 @@ def main() -> None:
             cpu, wall, eps = gym_rate(env, args.seconds)
         print(f"{name:<18}{label:<36}{cpu:>14,.0f}{wall:>16,.0f}{eps:>10}")
     if args.breakdown:
-        for name, options in (ROWS[0], ROWS[4], ROWS[6]):
+        for name, options in (ROWS[0], ROWS[4], ROWS[6], ROWS[7]):
             breakdown(name, options)
 
 

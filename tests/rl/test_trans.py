@@ -7,9 +7,13 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 import tracklayer
+from tests.trans.helpers import play
+from tracklayer.core.errors import IllegalAction
 from tracklayer.rl import Episode, get_spec, make_env, make_gym
 from tracklayer.rl.trans_codec import trans_codec
 
@@ -75,6 +79,7 @@ def test_mask_is_the_legal_actions_and_round_trips(game: str, n: int, cards) -> 
         legal = list(g.legal_actions())
         idx, acts = codec.legal(g)
         assert acts == legal and len(set(idx)) == len(idx)
+        assert np.flatnonzero(codec.mask(g)).tolist() == sorted(idx)  # read from the engine's parts
         assert [codec.decode(g, i) for i in idx] == legal
         for i, a in zip(idx, legal, strict=True):
             assert codec.encode(g, a) == i == codec.encode(g, g.parse(str(a)))
@@ -124,7 +129,70 @@ def test_hidden_information_never_changes_an_observation(game: str, n: int, card
             changed += other.state.hands != g.state.hands
             assert np.array_equal(obs, codec.observe(other.view(seat, **codec.view_options))), codec.describe(obs)
             assert obs.min() >= 0.0 and obs.max() <= 1.0
+            # the path the environments use (the engine's compact view) hides the same things
+            compact = codec.observe_game(g, seat)
+            assert np.array_equal(compact, obs)
+            assert np.array_equal(codec.observe_game(other, seat), compact), codec.describe(compact)
     assert changed
+
+
+COMPACT_CONFIGS = [*CONFIGS, ("trans-america", 3, None), ("trans-europa", 4, [10, 13, 16]),
+                   ("trans-america", 5, [8, 17, 19]), ("trans-europa", 3, [6, 14, 3, 9])]
+
+
+def assert_compact_equals_json(g, codec, seats) -> None:
+    for seat in seats:
+        ref = codec.observe(g.view(seat, **codec.view_options))
+        got = codec.observe_game(g, seat)
+        assert np.array_equal(got, ref), (f"seat {seat} after {len(g.moves)} moves\n" + codec.describe(ref)
+                                          + "\n---\n" + codec.describe(got))
+
+
+@settings(max_examples=40, deadline=None)
+@given(config=st.sampled_from(COMPACT_CONFIGS), seed=st.integers(0, 2**32), moves=st.integers(0, 700),
+       eps=st.sampled_from([0.2, 1.0]), history=st.sampled_from([0, 1, 4]), data=st.data())
+def test_compact_observation_equals_the_json_view_observation(config, seed, moves, eps, history, data) -> None:
+    """The fast path (engine ``observation_view`` -> ``observe_compact``) gives exactly the vector of the
+    reference path (engine ``view`` -> ``observe``) on random positions (guided or uniformly random
+    play, every phase and special card), for every seat, and again after one more move."""
+    game, n, cards = config
+    g = tracklayer.new_game(game, n, seed=seed, special_cards=cards)
+    rnd = random.Random(seed)
+    play(g, rnd, moves=moves, eps=eps)
+    codec = trans_codec(g, history=history)
+    seats = data.draw(st.permutations(range(n)))
+    assert_compact_equals_json(g, codec, seats)
+    if not g.is_over:
+        legal = g.legal_actions()
+        g.apply(legal[rnd.randrange(len(legal))])
+        assert_compact_equals_json(g, codec, seats)
+
+
+@pytest.mark.parametrize(("game", "n", "cards"), [("trans-europa", 3, [8, 13, 10]), ("trans-america", 2, [16, 19])])
+def test_compact_observation_follows_whole_games(game: str, n: int, cards) -> None:
+    """Every third position of guided games to the end, and the final one: the compact observation is
+    the reference one, the mask (read from the engine's parts) is the legal actions."""
+    g = tracklayer.new_game(game, n, seed=11, special_cards=cards)
+    codec = trans_codec(g, history=3)
+    kinds = set()
+
+    def check(g) -> None:
+        kinds.add(g.phase)
+        if len(g.moves) % 3 == 0:
+            assert_compact_equals_json(g, codec, range(n))
+            assert np.flatnonzero(codec.mask(g)).tolist() == sorted(codec.legal(g)[0])
+
+    play(g, random.Random(5), check=check)
+    assert g.is_over and kinds >= {"start", "rails", "choose"}
+    assert_compact_equals_json(g, codec, range(n))
+    assert not codec.mask(g).any()
+
+
+def test_observation_view_is_for_seats_only() -> None:
+    g = tracklayer.new_game("trans-europa", 3, seed=1)
+    for bad in (None, -1, 3, "0", 1.0):
+        with pytest.raises(IllegalAction, match="seat"):
+            g.observation_view(bad)
 
 
 def test_guided_episodes_end_with_the_engine_result() -> None:

@@ -48,6 +48,17 @@ def check_conservation(g) -> None:
         fresh = type(s.networks).rebuild(b.n_points, [(b.edge_a[e], b.edge_b[e]) for e, o in enumerate(s.owner)
                                                       if o >= 0])
         assert fresh.canonical() == s.networks.canonical()
+        # the yes/no question the rules ask after each rail agrees with the full list of options
+        for q in range(s.n_players):
+            for left in (1, 2, 4):
+                assert g.rules.can_extend(s, q, left) == bool(g.rules.rail_options(s, q, left))
+    # the derived fields are the built lines (in the order placed) and recomputed exactly by resync
+    assert sorted(s.built) == [e for e, o in enumerate(s.owner) if o >= 0] and len(set(s.built)) == len(s.built)
+    again = g.clone()
+    g.rules.resync(again.state)
+    assert again.state.built == sorted(s.built)
+    assert again.state.networks.canonical() == s.networks.canonical()
+    assert again.state == s
 
 
 @pytest.mark.parametrize("setup", SETUPS + COMBOS, ids=lambda x: str(x))
@@ -230,3 +241,36 @@ def test_same_seed_same_game():
     a = play(new("trans-america", 4, seed=11, special_cards="each-round"), random.Random(3))
     b = play(new("trans-america", 4, seed=11, special_cards="each-round"), random.Random(3))
     assert a.state == b.state and [str(m) for m in a.moves] == [str(m) for m in b.moves]
+
+
+def test_remembered_hints_are_the_computed_ones():
+    """The view's hint is remembered per seat (shared by clones): after every move of a game, on the game
+    and on a clone that went its own way, each seat's hint is what ``missing_rails`` computes now."""
+    from tracklayer.trans.scoring import missing_rails
+
+    g = new("trans-america", 3, seed=4, special_cards=[4, 5, 18])
+    rnd = random.Random(4)
+
+    def check(game) -> None:
+        s, b = game.state, game.board
+        if s.phase != "rails":
+            return
+        for seat in range(s.n_players):
+            n, lines = missing_rails(b.n_points, b.adjacency, game.rules.effects(s).line_cost,
+                                     [o >= 0 for o in s.owner], s.markers[seat], game.rules.city_points(s, seat))
+            view = game.view(seat, log_tail=0)
+            assert view["missing_rails"] == n and view["missing_lines"] == [b.edge_text(e) for e in lines]
+
+    hits = 0
+    while not g.is_over and len(g.moves) < 120:
+        check(g)
+        other = g.clone()
+        if not other.is_over:
+            legal = other.legal_actions()
+            other.apply(legal[-1])
+            check(other)
+        hits += len(g.__dict__.get("_hints", {}))
+        check(g)  # the clone's hints did not leak into the game's
+        legal = g.legal_actions()
+        g.apply(legal[rnd.randrange(len(legal))])
+    assert hits

@@ -19,7 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tracklayer.trans.steiner import SteinerInfeasibleError, min_steiner
+import tracklayer
+from tracklayer.trans import steiner
+from tracklayer.trans.steiner import SteinerInfeasibleError, min_steiner, min_steiner_many
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "tracklayer" / "maps" / "data"
 
@@ -401,3 +403,72 @@ def test_window_of_real_board_matches_brute_force(europa: Board) -> None:
         ]
         terminals = rng.sample(range(len(window)), rng.randint(2, 6))
         assert_matches_oracle(len(window), edges, terminals)
+
+
+@settings(deadline=None, max_examples=25)
+@given(data=st.data())
+def test_many_sets_give_each_sets_own_answer(board: Board, data: st.DataObject) -> None:
+    """``min_steiner_many`` (one contraction for every player of a round) answers each terminal set
+    exactly as ``min_steiner`` alone does, tree included, whatever the order of the sets."""
+    points = st.integers(0, board.n - 1)
+    sets = data.draw(st.lists(st.lists(points, max_size=6), min_size=1, max_size=5))
+    built = data.draw(st.sets(st.integers(0, len(board.costs) - 1), max_size=90))
+    costs: list[int | None] = [0 if e in built else c for e, c in enumerate(board.costs)]
+    assert min_steiner_many(board.n, board.adjacency, costs, sets) == [board.solve(t, costs) for t in sets]
+
+
+def solve_both_ways(n: int, adjacency, terminals: Sequence[int], costs: Sequence[int | None]) -> None:
+    """The pruned DP (what ``min_steiner`` runs) and the DP with every label in full give the same cost
+    and the same tree, arc for arc."""
+    scan = steiner._edge_scan(adjacency)
+    comp, n_nodes = steiner._contract_zero_edges(n, scan, costs)
+    term_nodes = list(dict.fromkeys(comp[t] for t in terminals))
+    if len(term_nodes) <= 1:
+        return
+    adj, _ = steiner._contracted_graph(scan, costs, comp, n_nodes)
+    pruned = steiner._steiner_on_positive_graph(n_nodes, adj, term_nodes, prune=True)
+    assert pruned == steiner._steiner_on_positive_graph(n_nodes, adj, term_nodes, prune=False)
+
+
+@settings(deadline=None, max_examples=40)
+@given(data=st.data())
+def test_pruned_labels_give_the_same_tree(board: Board, data: st.DataObject) -> None:
+    points = st.integers(0, board.n - 1)
+    terminals = data.draw(st.lists(points, min_size=4, max_size=8, unique=True))
+    built = data.draw(st.sets(st.integers(0, len(board.costs) - 1), max_size=120))
+    costs: list[int | None] = [0 if e in built else c for e, c in enumerate(board.costs)]
+    solve_both_ways(board.n, board.adjacency, terminals, costs)
+
+
+@pytest.mark.parametrize("game", ["trans-europa", "trans-america"])
+def test_pruned_labels_give_the_same_tree_at_the_ends_of_random_rounds(game: str) -> None:
+    """Where the engine scores: every player at the end of the first rounds of uniformly random games."""
+    solved = 0
+    for seed in range(3):
+        g = tracklayer.new_game(game, 4, seed=seed)
+        b = g.board
+        rnd = random.Random(seed)
+        while len(g.state.history) < 2:
+            legal = g.legal_actions()
+            g.apply(legal[rnd.randrange(len(legal))])
+        for rec in g.state.history:
+            costs: list[int | None] = [0 if o >= 0 else c for o, c in zip(rec["owner"], b.edge_cost, strict=True)]
+            for q in range(4):
+                terminals = [rec["markers"][q], *(b.cities[c].point for c in rec["hands"][q])]
+                solve_both_ways(b.n_points, b.adjacency, terminals, costs)
+                solved += 1
+    assert solved >= 24
+
+
+def test_a_frozen_table_gives_what_lists_give(board: Board) -> None:
+    """A tuple-of-tuples table (a board's) has its scan remembered; lists are read afresh each time.
+    Both, and the remembered scan on a second call, answer alike."""
+    frozen = tuple(tuple(arcs) for arcs in board.adjacency)
+    rng = random.Random(5)
+    for _ in range(6):
+        terminals = [rng.randrange(board.n) for _ in range(rng.randint(2, 6))]
+        built = set(rng.sample(range(len(board.costs)), 60))
+        costs: list[int | None] = [0 if e in built else c for e, c in enumerate(board.costs)]
+        expected = board.solve(terminals, costs)
+        assert min_steiner(board.n, frozen, costs, terminals) == expected
+        assert min_steiner(board.n, frozen, costs, terminals) == expected

@@ -2,14 +2,17 @@
 
 Every Trans move is already one small choice (one rail per action, a turn goes on while its budget
 lasts), so the encoding is direct: ``start`` per grid point, ``rail`` per line, ``end``, ``pass``,
-``return`` per city and ``give`` (pass a city card left) per city. Observations are built from
-``game.view(seat, hints=False)`` only (the hint is an exact Steiner computation: agents get the
-board instead). Layouts are documented in ``docs/rl.md``.
+``return`` per city and ``give`` (pass a city card left) per city. Observations are built from what
+the seat may see only: ``observe`` reads ``game.view(seat, hints=False)`` (the hint is an exact Steiner
+computation: agents get the board instead), and ``observe_game``, the environments' path, reads the
+engine's compact ``game.observation_view(seat)`` (the same information as integer ids) into exactly the
+same vector. Layouts are documented in ``docs/rl.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import add
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,10 +20,11 @@ import numpy as np
 from tracklayer.core.action import Action
 from tracklayer.trans.board import Board
 from tracklayer.trans.cards import load_cards
-from tracklayer.trans.state import TASK_NAMES
+from tracklayer.trans.state import RAILS, START, TASK_NAMES
 
 if TYPE_CHECKING:
     from tracklayer.trans.game import TransGame
+    from tracklayer.trans.view import ObservationView
 
 PHASES = ("start", "rails", "choose", "over")
 MOVE_KINDS = ("start", "rail", "end", "pass", "return", "give")
@@ -105,6 +109,15 @@ class TransCodec:
         self._color_ix = {c: i for i, c in enumerate(b.colors)}
         self._card_ix = {cid: i for i, cid in enumerate(self.card_ids)}
         self._rail_base = [self._o_rails + e * n for e in range(ne)]
+        self._rel = [[(q - seat) % n for q in range(n)] for seat in range(n)]  # [seat][absolute] -> relative
+        self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]  # [seat][relative] -> absolute
+        self._kind_ix = {k: i for i, k in enumerate(MOVE_KINDS)}
+        self._task_of_kind = {k: i for i, k in enumerate(sorted(TASK_NAMES))}
+        self._rail0 = blocks["rail"].start
+        self._start0 = blocks["start"].start
+        self._end_i = blocks["end"].start
+        self._pass_i = blocks["pass"].start
+        self._all_points = b"\x01" * npt
 
     # ================================================================= actions
     @property
@@ -133,13 +146,43 @@ class TransCodec:
 
     def mask(self, game: TransGame) -> np.ndarray:
         """int8 0/1 mask of the legal actions of the player to move (the indices of :meth:`legal`)."""
-        out = np.zeros(self.n_actions, dtype=np.int8)
-        out[self.legal(game)[0]] = 1
+        return np.frombuffer(self.mask_bytes(game), dtype=np.int8)
+
+    def mask_bytes(self, game: TransGame) -> bytearray:
+        """:meth:`mask` as one 0/1 byte per action (environments keep it and index it without numpy).
+
+        Rails and start markers (nearly every move) are read from what ``legal_actions`` builds its list
+        from (``Rules.rail_candidates``, the free points) without making or sorting action objects; the
+        few city choices go through :meth:`legal`."""
+        s = game.state
+        out = bytearray(self.n_actions)
+        phase = s.phase
+        if phase == RAILS:
+            rules = game.rules
+            lines = rules.rail_candidates(s, s.current, rules.budget(s) - s.used)
+            if lines:
+                r0 = self._rail0
+                for e in lines:
+                    out[r0 + e] = 1
+                if s.used:
+                    out[self._end_i] = 1
+            elif not s.used:
+                out[self._pass_i] = 1
+        elif phase == START:
+            s0 = self._start0
+            out[s0:s0 + self.n_points] = self._all_points
+            for p in s.markers:
+                if p >= 0:
+                    out[s0 + p] = 0
+        else:
+            for i in self.legal(game)[0]:
+                out[i] = 1
         return out
 
     def observe_game(self, game: TransGame, seat: int) -> np.ndarray:
-        """The observation of ``seat``: ``observe(game.view(seat, **view_options))``."""
-        return self.observe(game.view(seat, **self.view_options))
+        """The observation of ``seat``: equal to ``observe(game.view(seat, **view_options))``, built from
+        the engine's compact ``game.observation_view(seat)`` (same visibility, integer ids)."""
+        return self.observe_compact(game.observation_view(seat, log_tail=self.history))
 
     def block_of(self, index: int) -> tuple[str, int]:
         for name, rng in self.action_blocks.items():
@@ -247,6 +290,91 @@ class TransCodec:
                 base += w
         obs[ones] = 1.0
         obs[at] = vals
+        return obs
+
+    def observe_compact(self, v: ObservationView) -> np.ndarray:
+        """:meth:`observe` of the compact view: the same vector (the same values from the same ints), with
+        no names to look up."""
+        n = self.n_players
+        seat = v.seat
+        rel = self._rel[seat]
+        b = self.board
+        obs = np.zeros(self.obs_size, dtype=np.float32)
+        ones: list[int] = [self._o_phase + self._phase_ix[v.phase], self._o_start_player + rel[v.start_player]]
+        one = ones.append
+        cur = v.current_player
+        if cur is not None:
+            one(self._o_to_move + rel[cur])
+        turn = v.turn
+        p0 = self._o_progress
+        at = [p0, p0 + 1, self._o_supply, self._o_special + len(self.card_ids)]
+        vals = [min(v.round / ROUND_SCALE, 1.0), min(turn[2] / TURN_SCALE, 1.0) if turn else 0.0,
+                v.supply / b.rails, min(v.special_deck / len(self.card_ids), 1.0)]
+        if turn:
+            t0 = self._o_turn
+            budget, used = turn[0], turn[1]
+            at += (t0, t0 + 1, t0 + 2)
+            vals += (min(budget / BUDGET_SCALE, 1.0), min(used / BUDGET_SCALE, 1.0),
+                     min((budget - used) / BUDGET_SCALE, 1.0))
+            if turn[3]:
+                one(t0 + 3)
+        special, card_ix = self._o_special, self._card_ix
+        for card in v.cards:
+            one(special + card_ix[card])
+        width = len(self.player_fields)
+        o_players, o_markers, o_shares, o_open = self._o_players, self._o_markers, self._o_shares, self._o_open
+        nc = self.n_cities
+        goal = b.goal
+        markers, shares, open_cities = v.markers, v.shares, v.open_cities
+        for q in range(n):
+            r = rel[q]
+            base = o_players + r * width
+            at += (base, base + 1)
+            vals += (min(v.scores[q] / goal, 1.0), min(v.hand_sizes[q] / HAND_SCALE, 1.0))
+            for k, count in enumerate(v.colors[q]):
+                if count:
+                    at.append(base + 2 + k)
+                    vals.append(min(count / COLOR_SCALE, 1.0))
+            if markers[q] >= 0:
+                one(o_markers + markers[q] * n + r)
+            if shares:
+                ones += [o_shares + r * n + rel[x] for x in shares[q]]
+            if open_cities:
+                ones += [o_open + r * nc + c for c in open_cities[q]]
+        ones += map(add, map(self._rail_base.__getitem__, v.rails), map(rel.__getitem__, v.rail_owners))
+        o_cities = self._o_cities
+        ones += [o_cities + c for c in v.hand]
+        o_moves = self._o_moves
+        ones += [o_moves + k * nc + c for k, c in v.card_moves]
+        choice = v.choice
+        if choice is not None:
+            kind, waiting, color, pass_round, mine, queue = choice
+            c0 = self._o_choice
+            one(c0 + self._task_of_kind[kind])
+            c0 += len(TASKS)
+            one(c0 + rel[waiting])
+            c0 += n
+            if color >= 0:
+                one(c0 + color)
+            c0 += self.n_colors
+            if pass_round:
+                at.append(c0)
+                vals.append(min(pass_round / 3, 1.0))
+            c0 += 1
+            if mine >= 0:
+                one(c0 + mine)
+            c0 += nc
+            ones += [c0 + rel[q] for q in queue]
+        if self.history:
+            log = v.log[-self.history:]
+            w = self._hist_width
+            base = self._o_history + (self.history - len(log)) * w
+            kind_ix = self._kind_ix
+            for mover, kind in log:
+                ones += (base + rel[mover], base + n + kind_ix[kind])
+                base += w
+        obs.put(ones, 1.0)  # put: the same float32 values as obs[ones] = ..., a little cheaper than indexing
+        obs.put(at, vals)
         return obs
 
     # ================================================================= text

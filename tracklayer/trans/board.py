@@ -58,9 +58,11 @@ class Board:
     goal: int
     point_of: Mapping[tuple[int, int], int] = field(init=False)
     adjacency: tuple[tuple[tuple[int, int], ...], ...] = field(init=False)  # point -> ((neighbour, edge), ...)
+    lines_at: tuple[tuple[int, ...], ...] = field(init=False)  # point -> its lines (the edges of ``adjacency``)
     edge_between: Mapping[tuple[int, int], int] = field(init=False)  # (low point, high point) -> edge
     city_at: tuple[int, ...] = field(init=False)  # point -> city index or -1
     city_by_name: Mapping[str, int] = field(init=False)
+    city_color: tuple[int, ...] = field(init=False)  # city index -> colour index
     terrains: frozenset[str] = field(init=False)  # terrains of the double lines
     _actions: Any = field(default=None, init=False, repr=False)
     _city_dist: Any = field(default=None, init=False, repr=False)
@@ -74,12 +76,14 @@ class Board:
             adj[b].append((a, e))
             between[(a, b)] = e
         self.adjacency = tuple(tuple(x) for x in adj)
+        self.lines_at = tuple(tuple(e for _, e in x) for x in adj)
         self.edge_between = between
         at = [-1] * len(self.xy)
         for c in self.cities:
             at[c.point] = c.index
         self.city_at = tuple(at)
         self.city_by_name = {c.name: c.index for c in self.cities}
+        self.city_color = tuple(c.color for c in self.cities)
         self.terrains = frozenset(t for t, c in zip(self.edge_terrain, self.edge_cost, strict=True)
                                   if t is not None and c == 2)
 

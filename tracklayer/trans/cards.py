@@ -18,7 +18,7 @@ add to the budget of the rhythm card (3 + 9: 4, 3, 2 rails).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tracklayer.core.errors import IllegalAction, MapError
@@ -201,6 +201,10 @@ class Effects:
     pass_hand: bool
     reveal: frozenset[int]  # colours whose cities are face up
     criss_cross: bool
+    max_line_cost: int = field(init=False)  # the dearest line this round
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "max_line_cost", max(self.line_cost, default=0))
 
     def budget(self, base: int, game_round: int) -> int:
         """Rails per turn in the given round of turns (0-based)."""

@@ -67,6 +67,13 @@ class Rules:
         self._city_point = [c.point for c in board.cities]
         self._city_color = [c.color for c in board.cities]
 
+    def resync(self, s: State) -> None:
+        """Recompute the fields derived from ``owner`` (``state.DERIVED``), e.g. after editing a state by
+        hand; the built lines come out in line order (the rules append them in the order placed)."""
+        b = self.board
+        s.built = [e for e, o in enumerate(s.owner) if o != FREE]
+        s.networks = Networks.rebuild(b.n_points, ((b.edge_a[e], b.edge_b[e]) for e in s.built))
+
     def effects(self, s: State) -> Effects:
         key = tuple(s.cards)
         fx = self._effects.get(key)
@@ -107,6 +114,7 @@ class Rules:
         s.start_player = start
         s.owner = [FREE] * b.n_edges
         s.networks = Networks(b.n_points)
+        s.built = []
         s.supply = b.rails
         s.markers = [-1] * s.n_players
         s.used = s.turn = s.passes = 0
@@ -203,6 +211,11 @@ class Rules:
 
     def rail_options(self, s: State, p: int, left: int) -> list[int]:
         """Free lines player ``p`` may build with ``left`` rails of their turn (sorted ids)."""
+        return sorted(set(self.rail_candidates(s, p, left)))
+
+    def rail_candidates(self, s: State, p: int, left: int) -> list[int]:
+        """:meth:`rail_options` unsorted, a line touching the network at both ends listed twice (what a
+        mask needs: which lines, not in which order)."""
         cap = min(left, s.supply)
         if cap <= 0:
             return []
@@ -211,13 +224,28 @@ class Rules:
         owner = s.owner
         if fx.criss_cross:
             return [e for e in range(self.board.n_edges) if owner[e] == FREE and cost[e] <= cap]
-        adj = self.board.adjacency
-        found: set[int] = set()
+        at = self.board.lines_at
+        points = s.networks.points(s.markers[p])
+        if cap >= fx.max_line_cost:  # every free line will do (the usual start of a turn)
+            return [e for q in points for e in at[q] if owner[e] == FREE]
+        return [e for q in points for e in at[q] if owner[e] == FREE and cost[e] <= cap]
+
+    def can_extend(self, s: State, p: int, left: int) -> bool:
+        """Whether :meth:`rail_options` is not empty, found without listing them (it stops at the first)."""
+        cap = min(left, s.supply)
+        if cap <= 0:
+            return False
+        fx = self.effects(s)
+        cost = fx.line_cost
+        owner = s.owner
+        if fx.criss_cross:
+            return any(o == FREE and c <= cap for o, c in zip(owner, cost, strict=True))
+        at = self.board.lines_at
         for q in s.networks.points(s.markers[p]):
-            for _, e in adj[q]:
+            for e in at[q]:
                 if owner[e] == FREE and cost[e] <= cap:
-                    found.add(e)
-        return sorted(found)
+                    return True
+        return False
 
     def _choices(self, s: State) -> list[Action]:
         t = self.table
@@ -251,7 +279,7 @@ class Rules:
             self._need(s, RAILS, "pass")
             if s.used:
                 raise IllegalAction("you have placed a rail this turn: 'end' finishes the turn")
-            if self.rail_options(s, s.current, self.budget(s)):
+            if self.can_extend(s, s.current, self.budget(s)):
                 raise IllegalAction("you must place at least one rail when you can; pass only when no line is free "
                                     "for you")
             if not self._anyone_can_build(s):
@@ -295,23 +323,22 @@ class Rules:
         b = self.board
         if not 0 <= e < b.n_edges:
             return f"no line {e}"
-        label = b.edge_text(e)
         if s.owner[e] != FREE:
-            return f"{label} already has a rail"
+            return f"{b.edge_text(e)} already has a rail"
         fx = self.effects(s)
         cost = fx.line_cost[e]
-        left = self.budget(s) - s.used
-        kind = "a double line" if cost == 2 else "this line"
+        left = fx.budget(b.rails_per_turn, s.turn // s.n_players) - s.used
         if cost > left:
-            return f"{label} is {kind} needing {cost} rails and you have {left} left this turn"
+            kind = "a double line" if cost == 2 else "this line"
+            return f"{b.edge_text(e)} is {kind} needing {cost} rails and you have {left} left this turn"
         if cost > s.supply:
-            return f"{label} needs {cost} rails and the supply has {s.supply}"
+            return f"{b.edge_text(e)} needs {cost} rails and the supply has {s.supply}"
         if not fx.criss_cross:
             net = s.networks
             home = s.markers[s.current]
             if not (net.joined(b.edge_a[e], home) or net.joined(b.edge_b[e], home)):
-                return (f"{label} does not touch your network (the rails joined to your start marker at "
-                        f"{b.point_text(home)})")
+                return (f"{b.edge_text(e)} does not touch your network (the rails joined to your start marker "
+                        f"at {b.point_text(home)})")
         return None
 
     def _rail(self, s: State, e: int) -> None:
@@ -321,13 +348,26 @@ class Rules:
             raise IllegalAction(problem)
         b = self.board
         p = s.current
-        cost = self.effects(s).line_cost[e]
+        fx = self.effects(s)
+        cost = fx.line_cost[e]
         first = s.used == 0
         s.owner[e] = p
         s.supply -= cost
         s.used += cost
-        s.networks.union(b.edge_a[e], b.edge_b[e])
-        done = [q for q in range(s.n_players) if s.networks.all_joined(s.markers[q], self.city_points(s, q))]
+        net = s.networks
+        net.union(b.edge_a[e], b.edge_b[e])
+        s.built.append(e)
+        find = net.find
+        cp = self._city_point
+        markers = s.markers
+        done = []
+        for q, hand in enumerate(s.hands):
+            root = find(markers[q])
+            for c in hand:
+                if find(cp[c]) != root:
+                    break
+            else:
+                done.append(q)
         if s.supply == 0:
             self._end_round(s, ENDED_CONNECTED if done else ENDED_SUPPLY)
             return
@@ -337,8 +377,8 @@ class Rules:
             else:
                 self._end_round(s, ENDED_CONNECTED)
                 return
-        left = self.budget(s) - s.used
-        if left <= 0 or not self.rail_options(s, p, left):
+        left = fx.budget(b.rails_per_turn, s.turn // s.n_players) - s.used
+        if left <= 0 or not self.can_extend(s, p, left):
             self._end_turn(s)
 
     def _rails(self, s: State, lines: tuple[int, ...]) -> None:
@@ -358,7 +398,7 @@ class Rules:
     def _anyone_can_build(self, s: State) -> bool:
         """Whether any player could still place a rail in some later turn of this round."""
         most = self.effects(s).max_budget(self.board.rails_per_turn)
-        return any(self.rail_options(s, q, most) for q in range(s.n_players))
+        return any(self.can_extend(s, q, most) for q in range(s.n_players))
 
     def _end_turn(self, s: State, passed: bool = False) -> None:
         if s.ending:

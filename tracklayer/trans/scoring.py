@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from tracklayer.trans.steiner import min_steiner
+from tracklayer.trans.steiner import min_steiner, min_steiner_many
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +88,10 @@ class PlayerScore:
 def score_players(n_points: int, adjacency: Sequence[Sequence[tuple[int, int]]], line_cost: Sequence[int],
                   built: Sequence[bool], markers: Sequence[int], city_points: Sequence[Sequence[int]],
                   table: PrestigeTable) -> list[PlayerScore]:
-    """Every player's round score; each counts on their own (nothing is built for anybody)."""
-    out = []
-    for marker, points in zip(markers, city_points, strict=True):
-        missing, lines = missing_rails(n_points, adjacency, line_cost, built, marker, points)
-        out.append(PlayerScore(missing == 0, missing, tuple(lines), table.points(missing)))
-    return out
+    """Every player's round score; each counts on their own (nothing is built for anybody).
+
+    One :func:`min_steiner_many` for all: the built lines are contracted once, not once per player."""
+    cost = [0 if b else c for b, c in zip(built, line_cost, strict=True)]
+    sets = [[marker, *points] for marker, points in zip(markers, city_points, strict=True)]
+    return [PlayerScore(missing == 0, missing, tuple(lines), table.points(missing))
+            for missing, lines in min_steiner_many(n_points, adjacency, cost, sets)]

@@ -3,8 +3,8 @@
 Flat lists of small ints (city ids per hand and rest pile, the placer of each line, start-marker
 points), so cloning for search is cheap. Secrets live here too (hands, the order of the rest piles
 and of the special-card deck, choices not yet revealed); only ``view.py`` decides what a seat may
-see. The rail networks (a union-find) are derived from the built lines and are left out of the
-snapshot (``to_dict``), which lists everything else.
+see. The rail networks (a union-find) and the list of built lines are derived from ``owner`` and are
+left out of the snapshot (``to_dict``), which lists everything else; ``Rules.resync`` recomputes them.
 """
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ RAILS = "rails"  # turns: rails are placed
 OVER = "over"
 
 FREE = -1  # line owner: no rail
+
+# Fields derived from ``owner`` and kept up to date by the rules as rails are placed, left out of snapshots
+# and recomputed by ``Rules.resync``: the rail networks (a union-find) and the lines with a rail.
+DERIVED = frozenset({"networks", "built"})
 
 # steps of a round's setup that special cards add ([kind, argument]), in the order they run
 T_RETURN_COLOR = 0  # automatic: everyone returns their city of colour ``arg`` (cards 6, 7)
@@ -39,6 +43,7 @@ M_PASS = 2  # from a hand to the left neighbour's hand
 
 class State:
     __slots__ = (
+        "built",
         "cards",
         "current",
         "decks",
@@ -94,6 +99,7 @@ class State:
         self.moves: list[list[int]] = []  # card movements of this round: [kind, from, to, city, task]
         self.history: list[dict[str, Any]] = []  # finished rounds (see Rules._end_round)
         self.networks = Networks(n_points)
+        self.built: list[int] = []  # lines with a rail this round, in the order placed (derived from owner)
 
     def clone(self) -> State:
         new = State.__new__(State)
@@ -123,6 +129,7 @@ class State:
         new.moves = [m[:] for m in self.moves]
         new.history = self.history[:]  # finished rounds are never modified
         new.networks = self.networks.clone()
+        new.built = self.built[:]
         return new
 
     def copy_from(self, other: State) -> None:
@@ -134,8 +141,8 @@ class State:
         """Complete snapshot (secrets included) for saving and for checking replays."""
         out: dict[str, Any] = {}
         for name in State.__slots__:
-            if name == "networks":
-                continue  # derived from ``owner``
+            if name in DERIVED:
+                continue
             value = getattr(self, name)
             out[name] = value.state if name == "rng" else value
         return out

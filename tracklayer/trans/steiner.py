@@ -10,12 +10,18 @@ polynomial for a fixed number of terminals (at most 6 in the game, up to about 8
 The function works on plain integer graph data so that it does not depend on how the game engine
 represents the board; the engine converts its board to point ids and edge ids.
 
-Work is O(3^(k-1)·n + 2^(k-1)·m) for k distinct terminals, n points and m lines; about 4 ms for 6
-terminals on either board in CPython (see ``benchmarks/steiner_worst_case.py``). Speed matters
+Work is O(3^(k-1)·n + 2^(k-1)·m) for k distinct terminals, n points and m lines; 2.3-2.7 ms on
+average (p99 3-4 ms) for 6 terminals on either board in CPython (see ``benchmarks/steiner_worst_case.py``;
+3.0-3.5 ms before the pruning below). Speed matters
 because scoring runs for every unfinished player every round and bots may call it inside search:
 
 * Built (zero-cost) segments are contracted first: a whole built network becomes one node, so
-  terminals already joined collapse into one and the remaining graph only has positive costs.
+  terminals already joined collapse into one and the remaining graph only has positive costs. The
+  contraction reads each line once (a board's scan of its lines is remembered) and is shared by all
+  the terminal sets of one call (``min_steiner_many``: every player at the end of a round).
+* Labels that cannot be part of an optimal tree are not grown (A*-like pruning with the terminals'
+  own distances as lower bounds and a spanning-tree cost as upper bound); the answer and the tree
+  are exactly those of the full DP (the argument is in ``_steiner_on_positive_graph``).
 * Fixing one terminal as the root means the subset DP runs over the other k-1 terminals only; the
   root's own shortest-path distances finish the last subset without a full relaxation.
 * Shortest-path relaxation uses Dial's buckets, since board costs are 1 or 2 (a heap is kept for
@@ -32,7 +38,7 @@ import heapq
 from collections.abc import Sequence
 from operator import add
 
-__all__ = ["SteinerInfeasibleError", "min_steiner"]
+__all__ = ["SteinerInfeasibleError", "min_steiner", "min_steiner_many"]
 
 # Larger than any reachable label: labels are sums of at most (points x terminals) edge costs, and
 # Python ints never overflow, so sums of two INF values simply stay >= INF.
@@ -71,26 +77,82 @@ def min_steiner(
     Raises ``SteinerInfeasibleError`` if the usable lines do not connect all terminals, and
     ``ValueError`` for malformed input (negative cost, point id out of range).
     """
+    return min_steiner_many(n_points, adjacency, edge_cost, [terminals])[0]
+
+
+def min_steiner_many(
+    n_points: int,
+    adjacency: Sequence[Sequence[tuple[int, int]]],
+    edge_cost: Sequence[int | None],
+    terminal_sets: Sequence[Sequence[int]],
+) -> list[tuple[int, list[int]]]:
+    """:func:`min_steiner` of each terminal set on the same graph and costs, in order.
+
+    The built lines are contracted once for all of them (the end of a round scores every player on
+    the same board); each answer is exactly the one :func:`min_steiner` gives for that set alone.
+    """
     if len(adjacency) != n_points:
         raise ValueError(f"adjacency has {len(adjacency)} entries for {n_points} points")
-    for t in terminals:
-        if not 0 <= t < n_points:
-            raise ValueError(f"terminal {t} is not a point id in 0..{n_points - 1}")
+    for terminals in terminal_sets:
+        for t in terminals:
+            if not 0 <= t < n_points:
+                raise ValueError(f"terminal {t} is not a point id in 0..{n_points - 1}")
 
-    comp, n_nodes = _contract_zero_edges(n_points, adjacency, edge_cost)
-    term_nodes = list(dict.fromkeys(comp[t] for t in terminals))
-    if len(term_nodes) <= 1:
-        return 0, []
+    scan = _edge_scan(adjacency)
+    comp, n_nodes = _contract_zero_edges(n_points, scan, edge_cost)
+    graph: tuple[list[list[tuple[int, int]]], dict[int, int]] | None = None
+    max_cost = 0
+    out: list[tuple[int, list[int]]] = []
+    for terminals in terminal_sets:
+        term_nodes = list(dict.fromkeys(comp[t] for t in terminals))
+        if len(term_nodes) <= 1:
+            out.append((0, []))
+            continue
+        if graph is None:
+            graph = _contracted_graph(scan, edge_cost, comp, n_nodes)
+            max_cost = _max_cost(graph[0])
+        adj, edge_of = graph
+        cost, arcs = _steiner_on_positive_graph(n_nodes, adj, term_nodes, max_cost=max_cost)
+        out.append((cost, sorted(edge_of[_pair_key(u, v, n_nodes)] for u, v in arcs)))
+    return out
 
-    adj, edge_of = _contracted_graph(n_points, adjacency, edge_cost, comp, n_nodes)
-    cost, arcs = _steiner_on_positive_graph(n_nodes, adj, term_nodes)
-    edges = sorted(edge_of[_pair_key(u, v, n_nodes)] for u, v in arcs)
-    return cost, edges
+
+# Scans of immutable adjacency tables (a board's), by identity; the table is kept so its id stays its own.
+_SCANS: dict[int, tuple[Sequence[Sequence[tuple[int, int]]], list[tuple[int, int, int]]]] = {}
+
+
+def _edge_scan(adjacency: Sequence[Sequence[tuple[int, int]]]) -> list[tuple[int, int, int]]:
+    """``(p, q, e)`` for each line in the order the points' lists are read, once per line and its two
+    ends (a line listed at both ends is met first at its lower point, and the second listing adds
+    nothing). Half the entries of the full table, in the order that decides which of several equal
+    choices the solver reports.
+
+    Remembered for a tuple of tuples (a board's table, which cannot change); worked out again for
+    anything else (a caller may edit lists between calls).
+    """
+    frozen = isinstance(adjacency, tuple) and all(isinstance(arcs, tuple) for arcs in adjacency)
+    if frozen:
+        hit = _SCANS.get(id(adjacency))
+        if hit is not None and hit[0] is adjacency:
+            return hit[1]
+    seen: set[tuple[int, int, int]] = set()
+    scan = []
+    for p, arcs in enumerate(adjacency):
+        for q, e in arcs:
+            key = (e, p, q) if p <= q else (e, q, p)
+            if key not in seen:
+                seen.add(key)
+                scan.append((p, q, e))
+    if frozen:
+        if len(_SCANS) >= 16:
+            _SCANS.clear()
+        _SCANS[id(adjacency)] = (adjacency, scan)
+    return scan
 
 
 def _contract_zero_edges(
     n_points: int,
-    adjacency: Sequence[Sequence[tuple[int, int]]],
+    scan: list[tuple[int, int, int]],
     edge_cost: Sequence[int | None],
 ) -> tuple[list[int], int]:
     """Map each point to a node id where points joined by built segments share one node.
@@ -98,34 +160,40 @@ def _contract_zero_edges(
     Built rails are free and any player may use them, so a built network behaves exactly like a
     single point for the missing-rail count; collapsing it shrinks the DP and removes zero-weight
     edges, which the reconstruction relies on (every step along a path strictly lowers the label).
+    Nodes are numbered in the order of their lowest point.
     """
-    comp = [-1] * n_points
-    n_nodes = 0
-    for start in range(n_points):
-        if comp[start] != -1:
+    parent = list(range(n_points))
+    for p, q, e in scan:
+        c = edge_cost[e]
+        if c is None:
             continue
-        comp[start] = n_nodes
-        stack = [start]
-        while stack:
-            p = stack.pop()
-            for q, e in adjacency[p]:
-                c = edge_cost[e]
-                if c is None:
-                    continue
-                if c < 0:
-                    raise ValueError(f"edge {e} has negative cost {c}")
-                if not 0 <= q < n_points:
-                    raise ValueError(f"edge {e} leads to point {q}, not in 0..{n_points - 1}")
-                if c == 0 and comp[q] == -1:
-                    comp[q] = n_nodes
-                    stack.append(q)
-        n_nodes += 1
+        if c < 0:
+            raise ValueError(f"edge {e} has negative cost {c}")
+        if not 0 <= q < n_points:
+            raise ValueError(f"edge {e} leads to point {q}, not in 0..{n_points - 1}")
+        if c == 0:
+            while parent[p] != p:
+                p = parent[p]
+            while parent[q] != q:
+                q = parent[q]
+            if p != q:
+                parent[max(p, q)] = min(p, q)  # the root of a set is its lowest point
+    comp = [0] * n_points
+    n_nodes = 0
+    for p in range(n_points):
+        r = p
+        while parent[r] != r:
+            r = parent[r]
+        if r == p:
+            comp[p] = n_nodes
+            n_nodes += 1
+        else:
+            comp[p] = comp[r]  # r < p: numbered already
     return comp, n_nodes
 
 
 def _contracted_graph(
-    n_points: int,
-    adjacency: Sequence[Sequence[tuple[int, int]]],
+    scan: list[tuple[int, int, int]],
     edge_cost: Sequence[int | None],
     comp: list[int],
     n_nodes: int,
@@ -138,19 +206,18 @@ def _contracted_graph(
     ``_pair_key`` (an int key hashes faster than a tuple, and this loop touches every line).
     """
     best: dict[int, tuple[int, int]] = {}
-    for p in range(n_points):
+    for p, q, e in scan:
+        c = edge_cost[e]
+        if not c:
+            continue  # unusable (None) or built (0, already contracted)
         cp = comp[p]
-        for q, e in adjacency[p]:
-            c = edge_cost[e]
-            if not c:
-                continue  # unusable (None) or built (0, already contracted)
-            cq = comp[q]
-            if cp == cq:
-                continue
-            key = cp * n_nodes + cq if cp < cq else cq * n_nodes + cp
-            old = best.get(key)
-            if old is None or (c, e) < old:
-                best[key] = (c, e)
+        cq = comp[q]
+        if cp == cq:
+            continue
+        key = cp * n_nodes + cq if cp < cq else cq * n_nodes + cp
+        old = best.get(key)
+        if old is None or (c, e) < old:
+            best[key] = (c, e)
     adj: list[list[tuple[int, int]]] = [[] for _ in range(n_nodes)]
     edge_of: dict[int, int] = {}
     for key, (c, e) in best.items():
@@ -159,6 +226,10 @@ def _contracted_graph(
         adj[v].append((u, c))
         edge_of[key] = e
     return adj, edge_of
+
+
+def _max_cost(adj: list[list[tuple[int, int]]]) -> int:
+    return max((w for arcs in adj for _, w in arcs), default=0)
 
 
 def _pair_key(u: int, v: int, n_nodes: int) -> int:
@@ -205,6 +276,84 @@ def _relax_buckets(labels: list[int], adj: list[list[tuple[int, int]]]) -> list[
     return dist
 
 
+def _distances(src: int, adj: list[list[tuple[int, int]]], n: int, max_cost: int) -> list[int]:
+    """``_relax_buckets`` of a single source (``src`` at 0, every other label infinite): shortest
+    distances from ``src``, the labels of one terminal and of the root.
+
+    With one source the buckets start at 0 and need no scan of the labels, and keeping ``max_cost``
+    buckets beyond the one being read makes room for every push without a length check per push.
+    """
+    dist = [_INF] * n
+    dist[src] = 0
+    buckets: list[list[int]] = [[src]]
+    i = 0
+    while i < len(buckets):
+        bucket = buckets[i]
+        if bucket:
+            while len(buckets) <= i + max_cost:
+                buckets.append([])
+            for v in bucket:
+                if dist[v] != i:
+                    continue  # stale entry: v was lowered after it was put here
+                for u, w in adj[v]:
+                    nd = i + w
+                    if nd < dist[u]:
+                        dist[u] = nd
+                        buckets[nd].append(u)
+        i += 1
+    return dist
+
+
+def _relax_buckets_pruned(labels: list[int], adj: list[list[tuple[int, int]]], lb: list[int],
+                          bound: int) -> list[int]:
+    """``_relax_buckets`` that grows no label ``d`` at a node ``v`` with ``d + lb[v] > bound``.
+
+    ``lb[v]`` is a lower bound on what joining the rest of the terminals to ``v`` costs, consistent
+    along lines (``lb[u] <= lb[v] + cost``), so every label on a shortest path to a label that is
+    grown is grown as well: those come out exact, the others are left at a value no lower than
+    their true one (see ``_steiner_on_positive_graph`` for why that gives the same tree).
+    """
+    dist = labels[:]
+    start = [v for v, x in enumerate(map(add, dist, lb)) if x <= bound]
+    if not start:
+        return dist
+    base = min(map(dist.__getitem__, start))
+    buckets: list[list[int]] = [[] for _ in range(bound - base + 1)]
+    for v in start:
+        buckets[dist[v] - base].append(v)
+    for i, bucket in enumerate(buckets):
+        d = i + base
+        for v in bucket:
+            if dist[v] != d:
+                continue  # stale entry: v was lowered after it was put here
+            for u, w in adj[v]:
+                nd = d + w
+                if nd < dist[u]:
+                    dist[u] = nd
+                    if nd + lb[u] <= bound:
+                        buckets[nd - base].append(u)
+    return dist
+
+
+def _spanning_bound(root_dist: list[int], single: list[list[int]], others: list[int]) -> int:
+    """Cost of some tree joining all terminals: a minimum spanning tree of their shortest distances.
+
+    The shortest paths of its pairs together join every terminal, so a tree inside their union costs
+    at most their sum. ``single[i]`` are the distances from ``others[i]``; ``root_dist`` from the root.
+    """
+    near = [root_dist[t] for t in others]  # Prim: each terminal's distance to the tree so far
+    todo = list(range(len(others)))
+    total = 0
+    while todo:
+        i = min(todo, key=near.__getitem__)
+        total += near[i]
+        todo.remove(i)
+        dist = single[i]
+        for j in todo:
+            near[j] = min(near[j], dist[others[j]])
+    return total
+
+
 def _relax_heap(labels: list[int], adj: list[list[tuple[int, int]]]) -> list[int]:
     """Same as ``_relax_buckets`` for callers with large costs, where buckets would waste memory."""
     dist = labels[:]
@@ -228,15 +377,21 @@ def _steiner_on_positive_graph(
     n: int,
     adj: list[list[tuple[int, int]]],
     term_nodes: list[int],
+    prune: bool = True,
+    max_cost: int | None = None,
 ) -> tuple[int, list[tuple[int, int]]]:
     """Run the EMV subset DP on a graph with positive costs; return (cost, tree arcs).
+
+    ``prune=False`` computes every label in full (the reference the tests compare the pruned DP with).
+    ``max_cost`` is the largest cost in ``adj`` (worked out when not given).
 
     ``dp[S][v]`` is the cheapest tree spanning the non-root terminals in bitmask ``S`` plus node
     ``v``; ``seed[S][v]`` is its value restricted to trees in which ``v`` joins two subtrees (or,
     for a single terminal, the tree that is just that terminal). ``dp[S]`` is ``seed[S]`` relaxed
     along shortest paths. Both are kept so the tree can be rebuilt without back-pointers.
     """
-    max_cost = max((w for arcs in adj for _, w in arcs), default=0)
+    if max_cost is None:
+        max_cost = _max_cost(adj)
     relax = _relax_buckets if max_cost <= _MAX_BUCKET_COST else _relax_heap
     root = term_nodes[0]
     others = term_nodes[1:]
@@ -250,18 +405,58 @@ def _steiner_on_positive_graph(
         s[t] = 0
         seed[1 << i] = s
         # With one non-root terminal the root's distances alone give the answer.
-        dp[1 << i] = relax(s, adj) if k > 1 else s
+        if k == 1:
+            dp[1 << i] = s
+        elif relax is _relax_buckets:
+            dp[1 << i] = _distances(t, adj, n, max_cost)
+        else:
+            dp[1 << i] = relax(s, adj)
 
     root_seed = [_INF] * n
     root_seed[root] = 0
-    root_dist = relax(root_seed, adj)
+    root_dist = _distances(root, adj, n, max_cost) if relax is _relax_buckets else relax(root_seed, adj)
+
+    # Pruning (A*-like, the "future costs" of Hougardy, Silvanus and Vygen's Dijkstra-Steiner): a
+    # label dp[S][v] can only matter if dp[S][v] + lb_S(v) <= U, where U is the cost of some tree and
+    # lb_S(v) = max(distance from v to the root, to the first terminal outside S in one fixed order,
+    # the farthest from the root first), a lower bound on joining the terminals outside S to v (all
+    # of them would bound more tightly, but cost a pass over the nodes per subset; this one is made
+    # once per terminal, and the far ones bound best). It is consistent:
+    # lb_S(u) <= lb_S(v) + cost(u, v). Labels of no use are not grown: they stay at a value no lower than
+    # their true one. The answer and the tree are exactly those of the full DP, because every label
+    # that choosing best_v and rebuilding the tree read is of use, and a label left too high can never
+    # make a comparison there true (true labels are minima, so the true side is never smaller):
+    # * a merge point v of an optimal tree (seed_full[v] + root_dist[v] = opt) splits into parts a, b
+    #   with dp[a][v] + lb_a(v) <= dp[a][v] + dp[b][v] + root_dist[v] = opt <= U (a terminal outside
+    #   a is in b, at most dp[b][v] away, or is the root, root_dist[v] away);
+    # * along a shortest path to a label of use, lb grows by at most the lines walked, so the labels
+    #   on the path are of use too, and so are the parts a, b of the merge it starts from: the first
+    #   terminal outside a is in b or is the first one outside S, so lb_a <= dp[b] + lb_S;
+    # * the labels the rebuilding reads lie on the optimal tree: the rest of the tree joins every
+    #   terminal outside the part to its node, so the part's label plus its lb is at most opt;
+    # * a neighbour u that the walk back from a label of use may step to (dp[S][u] + w = dp[S][v])
+    #   has dp[S][u] + lb_S(u) <= dp[S][v] + lb_S(v).
+    # Not done without Dial's buckets (large costs): exact labels everywhere are a valid answer too.
+    pruned = prune and k > 2 and relax is _relax_buckets
+    if pruned:
+        single = [dp[1 << i] for i in range(k)]
+        bound = _spanning_bound(root_dist, single, others)
+        pruned = bound < _INF
+        lb_of = [list(map(max, root_dist, dist)) for dist in single]
+        order = sorted(range(k), key=lambda i: -root_dist[others[i]])  # the fixed order of lb_S
 
     # Masks in increasing numeric order visit every proper subset before its superset.
     for mask in range(1, full + 1):
         if mask & (mask - 1) == 0:
             continue
         seed[mask] = _merge(mask, dp)
-        if mask != full:
+        if mask == full:
+            continue
+        if pruned:
+            rest = full ^ mask
+            j = next(i for i in order if rest >> i & 1)
+            dp[mask] = _relax_buckets_pruned(seed[mask], adj, lb_of[j], bound)
+        else:
             dp[mask] = relax(seed[mask], adj)
 
     # The full subset only needs its value at the root, and dp[full][root] = min over v of
