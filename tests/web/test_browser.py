@@ -112,10 +112,14 @@ def test_lobby_create_and_play_against_bots(web_server: Server, page: Any, shots
     wait_moves_after(page, n)
     after = state(page)["view"]
     assert sum(after["hand"].values()) == hand_before + 2, (hand_before, after["hand"], after["log"][-4:])
-    # an illegal click is explained, nothing is sent
+    # an illegal click is explained, nothing is sent. Made on Ann's turn, once the bots have moved: a click
+    # made while their moves were arriving was at times lost (no click event reached the route; the same
+    # click a moment later always works), which made this test flaky
+    s = wait_my_turn(page)
     taken = page.locator("g.route:not(.claimable)").first
     taken.click()
     page.wait_for_selector("#toast:not([hidden])")
+    assert state(page)["moves"] == s["moves"]
     claimed = False
     for _ in range(30):
         s = wait_my_turn(page)
