@@ -10,6 +10,8 @@ import pytest
 import tracklayer
 from tracklayer.rl import make_raw_env
 from tracklayer.rl.ttr_codec import TTRCodec, ttr_codec
+from tracklayer.ttr.actions import NONE
+from tracklayer.ttr.state import MAIN
 
 CONFIGS = [
     ("ttr-europe", "classic", 2),
@@ -60,13 +62,13 @@ def test_mask_is_the_legal_actions_and_round_trips(game: str, variant: str | Non
 
 @pytest.mark.parametrize(("game", "variant", "n"), CONFIGS)
 def test_block_mask_equals_the_mask_of_the_listed_actions(game: str, variant: str | None, n: int) -> None:
-    """``codec.mask`` (filled from the engine's ActionList blocks, memoised per block) sets exactly the
+    """``codec.mask`` (filled from the engine's ``main_parts`` in a main-phase turn) sets exactly the
     indices of ``codec.legal`` (one action at a time), and the environment decodes each to the engine's
     legal action."""
     env = make_raw_env("ttr_europe_v1" if game == "ttr-europe" else "ttr_new_york_v1", players=n,
                        **({"variant": variant} if variant else {}))
     ep = env.episode
-    blocks = 0
+    main = 0
     for g in random_positions(game, variant, n, range(3)):
         codec = ttr_codec(g)
         idx, acts = codec.legal(g)
@@ -75,38 +77,35 @@ def test_block_mask_equals_the_mask_of_the_listed_actions(game: str, variant: st
         g._legal = None  # a fresh lazy ActionList, as the environment gets it
         mask = codec.mask(g)
         assert mask.dtype == np.int8 and np.array_equal(mask, expected)
-        legal = g.legal_actions()
-        blocks += len(getattr(legal, "blocks", ()))
+        main += g.state.phase == MAIN and bool(g.rules.main_parts(g.state)[3])  # turns with claims
         ep.game = g  # the episode's caches follow the game object and its move count
         assert np.array_equal(ep.action_mask(g.current_player), expected)
         assert [ep.legal_action(i) for i in idx] == acts
         illegal = np.flatnonzero(expected == 0)[:: max(1, codec.n_actions // 50)]
         assert all(ep.legal_action(int(i)) is None for i in illegal)
-    assert blocks > 0
+    assert main > 0
 
 
-def test_action_list_blocks_expand_to_its_actions() -> None:
-    """The documented block layout of ``ActionList.blocks`` is what iteration yields, in order."""
-    from tracklayer.ttr.actions import NONE
-    from tracklayer.ttr.legal import COLORED, GRAYED, ActionList
-
+def test_main_parts_expand_to_the_legal_actions() -> None:
+    """The documented layout of ``Rules.main_parts`` (what the mask is filled from) expands to exactly
+    the engine's legal actions, in their order once the claim groups are sorted."""
     checked = 0
     for g in random_positions("ttr-europe", "classic", 3, range(3), every=2):
-        legal = g.legal_actions()
-        if not isinstance(legal, ActionList):
+        if g.state.phase != MAIN:
             continue
         t = g.table
-        out = list(legal.head)
-        for block in legal.blocks:
-            if block[0] == COLORED:
-                _, routes, length, color, lo, width = block
-                out += [t.claim(r, NONE if nl == length else color, nl) for r in routes for nl in range(lo, lo + width)]
-            elif block[0] == GRAYED:
-                out += [t.claim(r, c, nl) for r in block[1] for c, nl in block[2]]
+        draws, deck, tickets, claims, stations = g.rules.main_parts(g.state)
+        out = [t.draw(c) for c in draws] + [t.draw_deck] * deck + [t.draw_tickets] * tickets
+        for block in sorted(claims):
+            if len(block) == 6:
+                _, routes, length, color, lo, hi = block
+                out += [t.claim(r, NONE if nl == length else color, nl) for r in routes for nl in range(lo, hi + 1)]
             else:
-                _, cities, cost, options = block
-                out += [t.station(city, c, cost - nl, nl) for city in cities for c, nl in options]
-        assert out == list(legal)
+                out += [t.claim(r, c, nl) for r in block[1] for c, nl in block[2]]
+        if stations is not None:
+            cities, cost, options = stations
+            out += [t.station(city, c, cost - nl, nl) for city in cities for c, nl in options]
+        assert list(g.legal_actions()) == (out or [t.pass_])
         checked += 1
     assert checked > 20
 

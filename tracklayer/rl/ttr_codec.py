@@ -300,7 +300,7 @@ class TTRCodec:
 
     def mask(self, game: TTRGame) -> np.ndarray:
         """int8 0/1 mask of the legal actions of the player to move: the indices of :meth:`legal`, filled
-        from the engine's arithmetic blocks (memoised per block) instead of one action at a time."""
+        from the engine's parts of a turn instead of one action at a time (see :meth:`mask_bytes`)."""
         return np.frombuffer(self.mask_bytes(game), dtype=np.int8)
 
     def mask_bytes(self, game: TTRGame) -> bytearray:

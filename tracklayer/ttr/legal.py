@@ -51,26 +51,6 @@ class ActionList(Sequence[Action]):
         self._blocks.append((STATIONS, cities, cost, options))
         self._len += len(cities) * len(options)
 
-    # the blocks, for encoders that fill a mask without materialising every action -----------
-    @property
-    def head(self) -> tuple[Action, ...]:
-        """The actions listed one by one, before the blocks (card draws, ticket draw)."""
-        return tuple(self._head)
-
-    @property
-    def blocks(self) -> tuple[tuple[Any, ...], ...]:
-        """The arithmetic blocks after :attr:`head`, in order; each expands to actions as iteration does:
-
-        * ``(COLORED, routes, length, color, lo, width)``: for each route, claims paying ``lo .. lo + width - 1``
-          locomotives and the rest in ``color`` (``length`` locomotives: locomotives only);
-        * ``(GRAYED, routes, options)``: for each route, a claim per ``(colour, n_loco)`` of ``options``;
-        * ``(STATIONS, cities, cost, options)``: for each city, a station per ``(colour, n_loco)`` of
-          ``options`` (``cost - n_loco`` cards of the colour).
-
-        Blocks are hashable tuples of ints (and tuples of them), so encoders can memoise per block.
-        """
-        return tuple(self._blocks)
-
     # sequence protocol --------------------------------------------------------
     def __len__(self) -> int:
         return self._len
