@@ -87,10 +87,8 @@ class TracklayerAECEnv(AECEnv):
             raise ValueError(f"{agent} is to move: pass an action index, not None")
         ep.play(action)
         self._cumulative_rewards[agent] = 0.0
-        game = ep.game
-        if ep.steps < ep.max_steps and not game.is_over:
-            # rewards come only at the end: they are all zero here, nothing to clear or add up
-            self.agent_selection = self.possible_agents[game.state.current]
+        if not ep.done:  # rewards come only at the end: they are all zero here, nothing to clear or add up
+            self.agent_selection = self.possible_agents[ep.game.state.current]
         else:
             self._clear_rewards()
             if ep.over:

@@ -142,7 +142,7 @@ class Episode:
     def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """(:meth:`observation`, :meth:`action_mask`) of ``seat``."""
         self._position()
-        return self.codec.observe_game(self.game, seat), self._action_mask(seat)
+        return self.observation(seat), self._action_mask(seat)
 
     def legal(self) -> tuple[list[int], list[Action]]:
         """Indices and engine actions of the legal moves of the player to move (cached per position)."""
@@ -166,8 +166,7 @@ class Episode:
         return self._action_mask(seat)
 
     def _action_mask(self, seat: int) -> np.ndarray:
-        game = self.game
-        if seat == game.state.current and self.steps < self.max_steps and not game.is_over:
+        if seat == self.game.state.current and not self.done:
             return np.frombuffer(bytearray(self._position_mask()), dtype=np.int8)  # a copy per caller
         return np.zeros(self.n_actions, dtype=np.int8)
 
@@ -185,9 +184,9 @@ class Episode:
         Checked against the position's cached mask (the one the agent was shown), then decoded:
         the legal actions are not listed again."""
         index = int(index)
-        game = self.game
-        if self.steps >= self.max_steps or game.is_over:
+        if self.done:
             raise IllegalAction("the episode is over: reset it")
+        game = self.game
         self._position()
         if not 0 <= index < self.n_actions or not self._position_mask()[index]:
             raise IllegalAction(self.illegal_message(index))
