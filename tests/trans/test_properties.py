@@ -51,7 +51,7 @@ def check_conservation(g) -> None:
         # the yes/no question the rules ask after each rail agrees with the full list of options
         for q in range(s.n_players):
             for left in (1, 2, 4):
-                assert g.rules.can_extend(s, q, left) == bool(g.rules.rail_options(s, q, left))
+                assert g.rules.can_extend(s, q, left) == bool(g.rules.rail_candidates(s, q, left))
     # the derived fields are the built lines (in the order placed) and recomputed exactly by resync
     assert sorted(s.built) == [e for e, o in enumerate(s.owner) if o >= 0] and len(set(s.built)) == len(s.built)
     again = g.clone()
@@ -269,7 +269,7 @@ def test_remembered_hints_are_the_computed_ones():
             legal = other.legal_actions()
             other.apply(legal[-1])
             check(other)
-        hits += len(g.__dict__.get("_hints", {}))
+        hits += len(g._hints)
         check(g)  # the clone's hints did not leak into the game's
         legal = g.legal_actions()
         g.apply(legal[rnd.randrange(len(legal))])

@@ -152,22 +152,18 @@ class TransCodec:
         """:meth:`mask` as one 0/1 byte per action (environments keep it and index it without numpy).
 
         Rails and start markers (nearly every move) are read from what ``legal_actions`` builds its list
-        from (``Rules.rail_candidates``, the free points) without making or sorting action objects; the
+        from (``Rules.rail_turn``, the free points) without making or sorting action objects; the
         few city choices go through :meth:`legal`."""
         s = game.state
         out = bytearray(self.n_actions)
         phase = s.phase
         if phase == RAILS:
-            rules = game.rules
-            lines = rules.rail_candidates(s, s.current, rules.budget(s) - s.used)
-            if lines:
-                r0 = self._rail0
-                for e in lines:
-                    out[r0 + e] = 1
-                if s.used:
-                    out[self._end_i] = 1
-            elif not s.used:
-                out[self._pass_i] = 1
+            lines, end, pass_ = game.rules.rail_turn(s)
+            r0 = self._rail0
+            for e in lines:
+                out[r0 + e] = 1
+            out[self._end_i] = end
+            out[self._pass_i] = pass_
         elif phase == START:
             s0 = self._start0
             out[s0:s0 + self.n_points] = self._all_points

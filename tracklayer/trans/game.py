@@ -51,6 +51,7 @@ class TransGame(BaseGame):
         self.state = rules.setup(len(players), Rng(seed_state(seed)), options.get("first_player", 0))
         self._init_log()
         self._rounds_noted = 0
+        self._hints: dict[int, tuple[Any, tuple[int, list[int]]]] = {}  # see view._missing_rails
 
     @property
     def game(self) -> str:

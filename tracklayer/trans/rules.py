@@ -195,12 +195,12 @@ class Rules:
         t = self.table
         phase = s.phase
         if phase == RAILS:
-            lines = self.rail_options(s, s.current, self.budget(s) - s.used)
-            if not lines:
-                return [t.pass_] if s.used == 0 else []
-            out: list[Action] = [t.rail[e] for e in lines]
-            if s.used:
+            lines, end, pass_ = self.rail_turn(s)
+            out: list[Action] = [t.rail[e] for e in sorted(set(lines))]
+            if end:
                 out.append(t.end)
+            if pass_:
+                out.append(t.pass_)
             return out
         if phase == START:
             taken = set(s.markers)
@@ -209,13 +209,17 @@ class Rules:
             return self._choices(s)
         return []
 
-    def rail_options(self, s: State, p: int, left: int) -> list[int]:
-        """Free lines player ``p`` may build with ``left`` rails of their turn (sorted ids)."""
-        return sorted(set(self.rail_candidates(s, p, left)))
+    def rail_turn(self, s: State) -> tuple[list[int], bool, bool]:
+        """The legal moves of the rail phase as parts (``legal_actions`` lists them, encoders mask them):
+        ``(lines, end, pass)``: the lines the player to move may build (:meth:`rail_candidates`: unsorted,
+        some twice), whether ending the turn is allowed (after a rail, while more could be laid), and
+        whether passing is (no rail laid and none possible)."""
+        lines = self.rail_candidates(s, s.current, self.budget(s) - s.used)
+        return lines, bool(lines) and s.used > 0, not lines and s.used == 0
 
     def rail_candidates(self, s: State, p: int, left: int) -> list[int]:
-        """:meth:`rail_options` unsorted, a line touching the network at both ends listed twice (what a
-        mask needs: which lines, not in which order)."""
+        """Free lines player ``p`` may build with ``left`` rails of their turn, unsorted, a line touching the
+        network at both ends listed twice (``legal_actions`` sorts them, a mask needs only which)."""
         cap = min(left, s.supply)
         if cap <= 0:
             return []
@@ -231,7 +235,7 @@ class Rules:
         return [e for q in points for e in at[q] if owner[e] == FREE and cost[e] <= cap]
 
     def can_extend(self, s: State, p: int, left: int) -> bool:
-        """Whether :meth:`rail_options` is not empty, found without listing them (it stops at the first)."""
+        """Whether :meth:`rail_candidates` is not empty, found without listing them (it stops at the first)."""
         cap = min(left, s.supply)
         if cap <= 0:
             return False

@@ -86,7 +86,7 @@ def _missing_rails(game: TransGame, seat: int) -> tuple[int, list[int]]:
     rules = game.rules
     points = rules.city_points(s, seat)
     key = (tuple(s.cards), tuple(s.owner), s.markers[seat], tuple(points))
-    memo: dict[int, tuple[Any, tuple[int, list[int]]]] = game.__dict__.setdefault("_hints", {})
+    memo = game._hints
     hit = memo.get(seat)
     if hit is not None and hit[0] == key:
         return hit[1]
