@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from tracklayer.trans.steiner import min_steiner, min_steiner_many
+from tracklayer.trans.steiner import min_steiner_many
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +73,17 @@ def missing_rails(n_points: int, adjacency: Sequence[Sequence[tuple[int, int]]],
     ``line_cost`` is the round's rail cost per line (after special cards), ``built`` marks the lines
     with a rail (any player's: every built rail may be used).
     """
+    return missing_rails_many(n_points, adjacency, line_cost, built, [marker], [city_points])[0]
+
+
+def missing_rails_many(n_points: int, adjacency: Sequence[Sequence[tuple[int, int]]], line_cost: Sequence[int],
+                       built: Sequence[bool], markers: Sequence[int],
+                       city_points: Sequence[Sequence[int]]) -> list[tuple[int, list[int]]]:
+    """:func:`missing_rails` of several players (a marker and its cities each) in one
+    :func:`min_steiner_many`: the built lines are contracted once, not once per player."""
     cost = [0 if b else c for b, c in zip(built, line_cost, strict=True)]
-    return min_steiner(n_points, adjacency, cost, [marker, *city_points])
+    sets = [[marker, *points] for marker, points in zip(markers, city_points, strict=True)]
+    return min_steiner_many(n_points, adjacency, cost, sets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +97,6 @@ class PlayerScore:
 def score_players(n_points: int, adjacency: Sequence[Sequence[tuple[int, int]]], line_cost: Sequence[int],
                   built: Sequence[bool], markers: Sequence[int], city_points: Sequence[Sequence[int]],
                   table: PrestigeTable) -> list[PlayerScore]:
-    """Every player's round score; each counts on their own (nothing is built for anybody).
-
-    One :func:`min_steiner_many` for all: the built lines are contracted once, not once per player."""
-    cost = [0 if b else c for b, c in zip(built, line_cost, strict=True)]
-    sets = [[marker, *points] for marker, points in zip(markers, city_points, strict=True)]
+    """Every player's round score; each counts on their own (nothing is built for anybody)."""
     return [PlayerScore(missing == 0, missing, tuple(lines), table.points(missing))
-            for missing, lines in min_steiner_many(n_points, adjacency, cost, sets)]
+            for missing, lines in missing_rails_many(n_points, adjacency, line_cost, built, markers, city_points)]
