@@ -401,3 +401,17 @@ def test_deal_steps_are_checked_when_the_map_is_read():
         _initial_deal({"steps": [{"regular": 2, "min_keep": 1}, {"long": 1, "min_keep": 0}], "returned": "box"}, "x")
     with pytest.raises(MapError, match="at least one starting ticket"):
         _initial_deal({"steps": [{"long": 2, "min_keep": 0}], "returned": "box"}, "x")
+
+
+def test_a_mega_game_stored_with_the_old_single_deal_is_refused_clearly():
+    # before the fix the first Mega choice kept long and regular tickets at once; such a game cannot be
+    # replayed (the server shows it as broken, with its log) and the error names the move
+    from tracklayer.core.errors import GameDataError
+
+    g = tracklayer.new_game("ttr-europe", 2, seed=13, variant="mega")
+    lg = g.state.offers[0][0]
+    regular = g.state.ticket_deck[-2:]
+    old_move = "keep " + " ".join(g.board.tickets[t].id for t in sorted([lg, *regular]))
+    data = {**g.setup(), "moves": [old_move]}
+    with pytest.raises(GameDataError, match=r"moves\[0\].*cannot be replayed"):
+        tracklayer.load_game(data)
