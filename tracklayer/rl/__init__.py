@@ -1,10 +1,10 @@
 """Reinforcement-learning environments for tracklayer games (needs ``pip install 'tracklayer[rl]'``).
 
-* PettingZoo AEC: ``tracklayer.rl.ttr_europe_v1.env(players=2, variant="classic")``,
+* PettingZoo AEC: ``tracklayer.rl.ttr_europe_v2.env(players=2, variant="classic")``,
   ``ttr_new_york_v1.env()``, ``trans_europa_v1.env()``, ``trans_america_v1.env()``, or
   ``make_env(name, ...)``.
-* Gymnasium, one learner against bots: ``make_gym("ttr_europe_v1", opponents="random")`` or
-  ``gymnasium.make("tracklayer.rl:tracklayer/TTREurope-v1")``.
+* Gymnasium, one learner against bots: ``make_gym("ttr_europe_v2", opponents="random")`` or
+  ``gymnasium.make("tracklayer.rl:tracklayer/TTREurope-v2")``.
 
 Observations are built from ``game.view(seat)`` only; the action encoding and the observation
 slices are documented in ``docs/rl.md``.

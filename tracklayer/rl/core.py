@@ -27,14 +27,14 @@ REWARDS = ("margin", "win", "score")
 class EnvSpec:
     """One environment family member: which game, its defaults, and its codec factory."""
 
-    name: str  # environment name, e.g. "ttr_europe_v1"
+    name: str  # environment name, e.g. "ttr_europe_v2"
     game: str  # tracklayer game name, e.g. "ttr-europe"
     title: str
     default_players: int
     max_steps: int  # default truncation: agent steps (moves) per episode
     codec: Callable[[Any, int], Any]  # (game, history) -> codec
     game_options: tuple[str, ...] = ()  # keyword options passed through to tracklayer.new_game
-    gym_id: str = ""  # gymnasium id, e.g. "tracklayer/TTREurope-v1"
+    gym_id: str = ""  # gymnasium id, e.g. "tracklayer/TTREurope-v2"
     extra: dict[str, Any] = field(default_factory=dict)
 
 

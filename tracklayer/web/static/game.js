@@ -286,24 +286,57 @@ function ttrBoxes() {
   return out;
 }
 
+// The words of the ticket choice (kept together for translation).
+const KEEP_TEXT = {
+  title: "Destination tickets",
+  atLeast: (n) => `keep at least ${n}`,
+  atMostLong: (n) => `at most ${n} long`,
+  longOrNone: (n) => `keep at most ${n} long ticket${n === 1 ? "" : "s"}, or none`,
+  keep: (n) => `Keep ${n} ticket${n === 1 ? "" : "s"}`,
+  keepNone: "Keep none",
+  longRoute: "long route",
+};
+
 function keepChoice() {
   const v = view();
+  // the rule of this choice comes with the view: at least N, at most M long (Mega: first 1 long or none)
+  const rule = v.keep_rule || { at_least: 1, at_most_long: v.offer.length };
   const L = legal().filter((m) => m.startsWith("keep "));
   const key = v.offer.map((t) => t.id).join(" ");
-  if (ui.keepKey !== key) { ui.keepKey = key; ui.tickets = new Set(v.offer.map((t) => t.id)); }
-  const allowed = new Set(L.filter((m) => m !== "keep all").map((m) => m.slice(5).split(" ").sort().join(" ")));
+  const longs = v.offer.filter((t) => t.long).map((t) => t.id);
+  const tooManyLong = longs.length > rule.at_most_long;
+  if (ui.keepKey !== key) { // start from everything the rule allows: all tickets, but no long one when they cannot all be kept
+    ui.keepKey = key;
+    ui.tickets = new Set(v.offer.filter((t) => !(t.long && tooManyLong)).map((t) => t.id));
+  }
+  const allowed = new Set(L.filter((m) => m !== "keep all").map((m) => (m === "keep none" ? "" : m.slice(5).split(" ").sort().join(" "))));
   const picked = () => [...ui.tickets].sort().join(" ");
-  const confirm = h("button", { class: "btn primary", id: "confirm", type: "button", onclick: () => send(`keep ${picked()}`) }, "Keep selected");
-  const sync = () => { confirm.disabled = !allowed.has(picked()); confirm.textContent = `Keep ${ui.tickets.size} ticket${ui.tickets.size === 1 ? "" : "s"}`; };
+  const confirm = h("button", { class: "btn primary", id: "confirm", type: "button", onclick: () => send(`keep ${picked() || "none"}`) }, KEEP_TEXT.keepNone);
+  const boxes = {};
+  const sync = () => {
+    for (const [id, input] of Object.entries(boxes)) input.checked = ui.tickets.has(id);
+    confirm.disabled = !allowed.has(picked());
+    confirm.textContent = ui.tickets.size ? KEEP_TEXT.keep(ui.tickets.size) : KEEP_TEXT.keepNone;
+  };
+  const tick = (t, on) => {
+    if (!on) ui.tickets.delete(t.id);
+    else {
+      ui.tickets.add(t.id);
+      // at most M long tickets: ticking one more long ticket unticks the others
+      const kept = longs.filter((id) => ui.tickets.has(id) && id !== t.id);
+      if (t.long && kept.length >= rule.at_most_long) for (const id of kept.slice(0, kept.length - rule.at_most_long + 1)) ui.tickets.delete(id);
+    }
+    sync();
+  };
   const rows = v.offer.map((t) => {
-    const input = h("input", { type: "checkbox", "data-ticket": t.id, checked: ui.tickets.has(t.id),
-      onchange: (e) => { if (e.target.checked) ui.tickets.add(t.id); else ui.tickets.delete(t.id); sync(); } });
+    const input = boxes[t.id] = h("input", { type: "checkbox", "data-ticket": t.id, checked: ui.tickets.has(t.id), onchange: (e) => tick(t, e.target.checked) });
     return h("label", { class: `ticket ${t.long ? "long" : ""}`, onmouseenter: () => ui.drawing.highlight([t.from, t.to]) }, input,
-      h("div", {}, h("b", {}, `${t.from} – ${t.to}`), t.long ? h("div", { class: "state" }, "long route") : null), h("span", { class: "pts" }, t.points));
+      h("div", {}, h("b", {}, `${t.from} – ${t.to}`), t.long ? h("div", { class: "state" }, KEEP_TEXT.longRoute) : null), h("span", { class: "pts" }, t.points));
   });
   sync();
-  const minKeep = Math.min(...[...allowed].map((x) => x.split(" ").length));
-  return h("section", { class: "box actionbox", id: "action" }, h("h2", {}, "Destination tickets", h("span", {}, `keep at least ${minKeep}`)),
+  const said = rule.at_least === 0 ? [KEEP_TEXT.longOrNone(rule.at_most_long)]
+    : [KEEP_TEXT.atLeast(rule.at_least), ...(tooManyLong ? [KEEP_TEXT.atMostLong(rule.at_most_long)] : [])];
+  return h("section", { class: "box actionbox", id: "action" }, h("h2", {}, KEEP_TEXT.title, h("span", { id: "keep-rule" }, said.join(", "))),
     h("div", { class: "choices" }, rows), h("div", { class: "row" }, confirm));
 }
 
