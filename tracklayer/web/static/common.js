@@ -81,7 +81,7 @@ export const store = {
 
 export function logo() {
   const img = h("img", { src: "/static/favicon.svg", alt: "", width: 34, height: 34 });
-  return h("a", { class: "brand", href: "/" }, img, h("span", {}, "tracklayer ", h("small", {}, t("brand.tagline"))));
+  return h("a", { class: "brand", href: "/", "aria-label": "tracklayer" }, img, h("span", {}, "tracklayer ", h("small", {}, t("brand.tagline"))));
 }
 
 // Names of games, variants and cards in the page's language (the server's English title if no catalog has one).
