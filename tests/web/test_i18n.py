@@ -110,7 +110,8 @@ def test_every_key_the_code_names_is_in_english() -> None:
     for html in STATIC.glob("*.html"):
         text = html.read_text(encoding="utf-8")
         used |= set(re.findall(r'data-i18n="([\w.\-]+)"', text))
-        used |= {pair.split(":")[1] for attr in re.findall(r'data-i18n-attr="([^"]+)"', text) for pair in attr.split(",")}
+        for attr in re.findall(r'data-i18n-attr="([^"]+)"', text):
+            used |= {pair.split(":")[1] for pair in attr.split(",")}
     assert used, "no t(...) calls found"
     assert sorted(used - set(en)) == []
 
@@ -133,7 +134,8 @@ def test_dynamic_keys_cover_the_data() -> None:
         b = board_data(game["name"])
         need |= {f"color.{c}" for c in b["colors"]}
         if b["family"] == "ttr":
-            need |= {f"cards.{c}" for c in [*b["colors"], b["loco"]]} | {f"card_short.{c}" for c in [*b["colors"], b["loco"]]}
+            cards_ = [*b["colors"], b["loco"]]
+            need |= {f"cards.{c}" for c in cards_} | {f"card_short.{c}" for c in cards_}
             need |= {f"stat.{b['piece']}"}
         for o in game["options"]:
             need |= {f"option.{o['name']}"} | {f"option.{o['name']}.{c['name']}" for c in o["choices"]}
@@ -146,7 +148,8 @@ def test_dynamic_keys_cover_the_data() -> None:
 
 # Text a person reads: a capitalised word followed by more words, or a sentence ending in . ! ? … :
 SENTENCE = re.compile(r"^[A-Z][a-z]+[ ,:][^<>{}]*[a-z]|\s\S*[a-z]{2,}[.!?…]$")
-ATTR_LITERAL = re.compile(r"""(?:\btitle|"aria-label"|"aria-description"|placeholder|\balt|\btext)\s*:\s*(["'`])([^"'`]*[A-Za-z]{2}[^"'`]*)\1""")
+ATTR_LITERAL = re.compile(r"""(?:\btitle|"aria-label"|"aria-description"|placeholder|\balt|\btext)\s*:\s*"""
+                          r"""(["'`])([^"'`]*[A-Za-z]{2}[^"'`]*)\1""")
 ASSIGN_LITERAL = re.compile(r"""\.(?:textContent|innerHTML|innerText)\s*=\s*(["'`])([^"'`]*[A-Za-z]{2}[^"'`]*)\1""")
 STRING = re.compile(r"""(["'`])((?:\\.|(?!\1).)*)\1""")
 ALLOWED = {"tracklayer", "tracklayer ", "Bearer"}
@@ -267,7 +270,8 @@ def test_lobby_and_game_in_german_and_italian(web_server: Server, browser: Any, 
         assert "bot:planner" in ttr_bots and "bot:steiner" not in ttr_bots and "bot:lookahead" not in ttr_bots
         page.click('.tile[data-game="trans-europa"]')
         trans_bots = page.locator(".botkind >> nth=0 >> option").evaluate_all("os => os.map(o => o.value)")
-        assert trans_bots == ["level:easy", "level:medium", "level:expert", "bot:random", "bot:steiner", "bot:lookahead"]
+        assert trans_bots == ["level:easy", "level:medium", "level:expert",
+                              "bot:random", "bot:steiner", "bot:lookahead"]
         page.select_option(".botkind >> nth=0", "level:expert")
         assert page.locator("[data-seat-desc]").first.inner_text().startswith("Experte:")
         page.click('.tile[data-game="ttr-europe"]')
