@@ -5,7 +5,7 @@ import { h, icon, logo, token, chip, paymentChips, parsePayment, store, CARD_LET
   gameTitle, variantTitle, colorName, cards } from "/static/common.js";
 import { TTRBoard, TransBoard, routeNeed } from "/static/board.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
-import { describeMove, describeNote } from "/static/moves.js";
+import { describeMove, describeNote, routeText, cityText } from "/static/moves.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -79,6 +79,8 @@ function covered() {
   const st = ui.st;
   return st && st.role === "table" && st.seat !== null && st.seat !== ui.revealed;
 }
+// A ticket's cities as printed on the board ("München", not the engine's "Munchen").
+function ticketText(tk) { return `${cityText(tk.from, ui.board)} – ${cityText(tk.to, ui.board)}`; }
 function mySeat() { return covered() ? null : ui.st.seat; }
 function name(seat) { return view().players[seat]?.name ?? "?"; }
 
@@ -294,7 +296,7 @@ function ttrBoxes() {
     const rows = v.tickets.map((tk) => h("div", { class: `ticket ${tk.long ? "long" : ""} ${tk.completed ? "done" : ""}`, tabindex: 0,
       onmouseenter: () => ui.drawing.highlight([tk.from, tk.to]), onmouseleave: () => ui.drawing.highlight([]),
       onfocus: () => ui.drawing.highlight([tk.from, tk.to]), onblur: () => ui.drawing.highlight([]) },
-    h("div", {}, h("b", {}, `${tk.from} – ${tk.to}`), h("div", { class: "state" }, tk.completed ? [icon("check", 12), " ", t("tickets.connected")] : t("tickets.not_connected"))),
+    h("div", {}, h("b", {}, ticketText(tk)), h("div", { class: "state" }, tk.completed ? [icon("check", 12), " ", t("tickets.connected")] : t("tickets.not_connected"))),
     h("span", { class: "pts" }, tk.points)));
     const done = v.tickets.filter((tk) => tk.completed);
     out.push(box([t("tickets.title"), h("span", {}, t("tickets.summary", { done: done.length, total: v.tickets.length, points: done.reduce((a, tk) => a + tk.points, 0) }))],
@@ -316,7 +318,7 @@ function keepChoice() {
     const input = h("input", { type: "checkbox", "data-ticket": tk.id, checked: ui.tickets.has(tk.id),
       onchange: (e) => { if (e.target.checked) ui.tickets.add(tk.id); else ui.tickets.delete(tk.id); sync(); } });
     return h("label", { class: `ticket ${tk.long ? "long" : ""}`, onmouseenter: () => ui.drawing.highlight([tk.from, tk.to]) }, input,
-      h("div", {}, h("b", {}, `${tk.from} – ${tk.to}`), tk.long ? h("div", { class: "state" }, t("keep.long")) : null), h("span", { class: "pts" }, tk.points));
+      h("div", {}, h("b", {}, ticketText(tk)), tk.long ? h("div", { class: "state" }, t("keep.long")) : null), h("span", { class: "pts" }, tk.points));
   });
   sync();
   const minKeep = Math.min(...[...allowed].map((x) => x.split(" ").length));
@@ -342,14 +344,14 @@ function ttrAction() {
   const v = view();
   const L = legal();
   if (!L.length) {
-    if (v.tunnel) return box(t("tunnel.title"), h("div", {}, t("tunnel.digging", { name: name(v.current_player), route: v.tunnel.route }), " ", v.tunnel.revealed.map((c) => chip(c, 1)), " → ", t("tunnel.more", { count: v.tunnel.extra })));
+    if (v.tunnel) return box(t("tunnel.title"), h("div", {}, t("tunnel.digging", { name: name(v.current_player), route: routeText(v.tunnel.route, ui.board) }), " ", v.tunnel.revealed.map((c) => chip(c, 1)), " → ", t("tunnel.more", { count: v.tunnel.extra })));
     return null;
   }
   if (L.some((m) => m.startsWith("keep ")) && v.offer?.length) return keepChoice();
   if (v.tunnel && (L.includes("decline") || L.some((m) => m.startsWith("pay:")))) {
     const pays = L.filter((m) => m.startsWith("pay: "));
     const tn = v.tunnel;
-    const panel = paymentChoice(t("tunnel.pay_title", { route: tn.route, count: tn.extra }), pays.length ? pays : [], 5, () => send("decline"));
+    const panel = paymentChoice(t("tunnel.pay_title", { route: routeText(tn.route, ui.board), count: tn.extra }), pays.length ? pays : [], 5, () => send("decline"));
     panel.querySelector(".choices").before(h("div", {}, t("tunnel.revealed"), " ", tn.revealed.map((c) => chip(c, 1)), h("br"), t("tunnel.you_laid"), " ", paymentChips(tn.played)));
     const cancel = panel.querySelector(".btn.ghost");
     cancel.textContent = t("tunnel.decline");
@@ -494,7 +496,7 @@ function finalScreen() {
       h("td", {}, p.prestige_per_round.join(" · ")), h("td", {}, p.missing_rails.join(" · ")), h("td", { class: "total" }, p.total), h("td", {}, p.rank)));
     return h("div", { class: "modal", id: "final", role: "dialog", "aria-modal": "true", "aria-labelledby": "final-h" },
       h("h2", { id: "final-h" }, icon("trophy", 26), " ", winners),
-      h("table", { class: "scores" }, h("tr", {}, ["final.player", "final.prestige_by_round", "final.missing_rails", "final.total", "final.rank"].map((x) => h("th", {}, t(x)))), rows), actions);
+      h("div", { class: "table-scroll" }, h("table", { class: "scores" }, h("tr", {}, ["final.player", "final.prestige_by_round", "final.missing_rails", "final.total", "final.rank"].map((x) => h("th", {}, t(x)))), rows)), actions);
   }
   const cols = [["route_points", "final.routes"], ["ticket_points", "final.tickets"], ["station_points", "final.stations"], ["longest_path_bonus", "final.longest"],
     ["attraction_points", "final.attractions"], ["total", "final.total"], ["rank", "final.rank"]]
@@ -503,15 +505,15 @@ function finalScreen() {
     cols.map(([k]) => h("td", { class: k === "total" ? "total" : "" }, k === "longest_path_bonus" ? `${p[k] ? "+" + p[k] : "–"} (${p.longest_path})` : p[k]))));
   const details = res.players.map((p, seat) => box([h("span", {}, token(seat), " ", p.name), h("span", {}, t("final.points", { count: p.total }))],
     h("div", { class: "tickets" }, (p.tickets || []).map((tk) => h("div", { class: `ticket ${tk.completed ? "done" : ""}` },
-      h("div", {}, h("b", {}, `${tk.from} – ${tk.to}`), h("div", { class: "state" }, tk.completed ? [icon("check", 12), " ", t("final.completed")] : [icon("cross", 12), " ", t("final.missed")])),
+      h("div", {}, h("b", {}, ticketText(tk)), h("div", { class: "state" }, tk.completed ? [icon("check", 12), " ", t("final.completed")] : [icon("cross", 12), " ", t("final.missed")])),
       h("span", { class: "pts" }, `${tk.completed ? "+" : "−"}${tk.points}`)))),
-    (p.stations || []).length ? h("div", { class: "state" }, t("final.station_list", { cities: list(p.stations.map((x) => x.city)) })) : null,
-    (p.attractions || []).length ? h("div", { class: "state" }, t("final.attraction_list", { cities: list(p.attractions) })) : null));
+    (p.stations || []).length ? h("div", { class: "state" }, t("final.station_list", { cities: list(p.stations.map((x) => cityText(x.city, ui.board))) })) : null,
+    (p.attractions || []).length ? h("div", { class: "state" }, t("final.attraction_list", { cities: list(p.attractions.map((x) => cityText(x, ui.board))) })) : null));
   const longest = ui.board.features.longest_path ? ` ${t("final.longest_shown")}` : "";
   return h("div", { class: "modal", id: "final", role: "dialog", "aria-modal": "true", "aria-labelledby": "final-h" },
     h("h2", { id: "final-h" }, icon("trophy", 26), " ", winners),
     h("div", { class: "state" }, t("final.tiebreak", { rule: t(`tiebreak.${res.tiebreak}`, {}, res.tiebreak) }) + longest),
-    h("table", { class: "scores", id: "scores" }, h("tr", {}, h("th", {}, t("final.player")), cols.map(([, key]) => h("th", {}, t(key)))), rows),
+    h("div", { class: "table-scroll" }, h("table", { class: "scores", id: "scores" }, h("tr", {}, h("th", {}, t("final.player")), cols.map(([, key]) => h("th", {}, t(key)))), rows)),
     h("div", { class: "detail" }, details), actions);
 }
 

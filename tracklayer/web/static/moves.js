@@ -12,13 +12,13 @@ export function describePayment(text) {
   return list(parts);
 }
 
-function routeText(label, board) {
+export function routeText(label, board) {
   const r = board?.routes?.find((x) => x.label === label);
   if (!r) return label.replace("-", " – ");
   return `${board.cities[r.a].display} – ${board.cities[r.b].display}`;
 }
 
-function cityText(name, board) {
+export function cityText(name, board) {
   return board?.cities?.find((c) => c.name === name)?.display ?? name;
 }
 
