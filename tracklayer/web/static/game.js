@@ -425,7 +425,7 @@ function specialCardsBox() {
 
 function logBox() {
   const v = view();
-  const items = v.log.slice(-80).map((e) => h("li", {}, token(e.player), h("span", { title: e.move }, h("b", {}, name(e.player)), " ", describeMove(e.move, ui.board),
+  const items = v.log.slice(-80).map((e) => h("li", {}, token(e.player), h("span", {}, h("b", {}, name(e.player)), " ", describeMove(e.move, ui.board),
     e.note ? h("span", { class: "note" }, " — ", describeNote(e.note, ui.board)) : null)));
   return box([t("log.title"), h("span", {}, `${v.log.length}`)], h("ol", { class: "log", "aria-live": "polite" }, items.length ? items : h("li", { class: "empty" }, t("log.none"))));
 }
@@ -534,7 +534,17 @@ window.__tracklayer = ui; // for tests and curious players: holds only what this
 let langPicker = null;
 initI18n().then(() => {
   langPicker = picker();
-  onLangChange(() => { renderTop(); if (ui.drawing) { buildBoard(); render(); } });
+  onLangChange(() => {
+    renderTop();
+    if (!ui.drawing) return;
+    buildBoard(); // the board's labels are translated too
+    render();
+    if (ui.st.over && view().result) {
+      showLongest();
+      const ov = $("overlay");
+      if (!ov.hidden && ov.querySelector("#final")) ov.replaceChildren(finalScreen());
+    }
+  });
   renderTop();
   connect();
 });
