@@ -5,7 +5,7 @@ import { h, icon, logo, token, chip, paymentChips, parsePayment, store, CARD_LET
   gameTitle, variantTitle, colorName, cards } from "/static/common.js";
 import { TTRBoard, TransBoard, routeNeed } from "/static/board.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
-import { describeMove, describeNote, routeText, cityText } from "/static/moves.js";
+import { describeMove, describeNote, describePayment, routeText, cityText } from "/static/moves.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -332,7 +332,7 @@ function paymentChoice(title, moves, prefixLen, cancel) {
   const rows = sorted.map((m, k) => {
     const pay = m.slice(prefixLen);
     const input = h("input", { type: "radio", name: "payment", value: m, checked: k === 0, onchange: () => { chosen = m; } });
-    return h("label", { class: "choice" }, input, paymentChips(pay), h("span", { class: "sr-only" }, pay), k === 0 ? h("span", { class: "state", style: "margin-left:auto;font-size:12px;color:#5d6b70" }, t("pay.cheapest")) : null);
+    return h("label", { class: "choice" }, input, paymentChips(pay), h("span", { class: "sr-only" }, describePayment(pay)), k === 0 ? h("span", { class: "state", style: "margin-left:auto;font-size:12px;color:#5d6b70" }, t("pay.cheapest")) : null);
   });
   return h("section", { class: "box actionbox", id: "action" }, h("h2", {}, title),
     h("div", { class: "choices", role: "radiogroup" }, rows),
