@@ -341,3 +341,38 @@ def test_trans_game_in_italian(web_server: Server, browser: Any, shots: Path) ->
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def test_plural_forms_and_fallbacks_in_the_browser(web_server: Server, browser: Any) -> None:
+    """t() picks plural forms by the language's rules (French: 0 and 1 are singular), exact =N forms first,
+    fills nested placeholders, and falls back to English and then to the given text."""
+    page = new_page(browser, "fr-FR")
+    try:
+        page.goto(web_server.base + "/")
+        page.wait_for_selector(".tile")
+        out = page.evaluate("""async () => {
+          const m = await import('/static/i18n.js');
+          const r = [m.lang, m.t('lobby.moves', {count: 0}), m.t('lobby.moves', {count: 1}),
+            m.t('lobby.moves', {count: 2}),
+            m.t('keep.button', {count: 0}), m.t('final.winners', {count: 2, names: 'Ann et Bob'}),
+            m.t('no.such.key', {}, 'Fallback {x}'),
+            m.format('{n, plural, one {# a} other {# b}} {who}', {n: 1, who: 'x'})];
+          await m.setLang('de');
+          r.push(m.t('lobby.moves', {count: 0}), m.t('keep.button', {count: 1}), document.documentElement.lang);
+          return r;
+        }""")
+        assert out == ["fr", "0 coup", "1 coup", "2 coups", "N’en garder aucune", "Ann et Bob gagnent !",
+                       "Fallback ", "1 a x", "0 Züge", "1 Zielkarte behalten", "de"]
+        assert page.inner_text("h1") == "Alles einsteigen!"  # setLang re-renders the page
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_catalogs_and_modules_are_served(web_server: Server) -> None:
+    import httpx
+
+    for path in ("/static/i18n.js", "/static/moves.js", *(f"/static/i18n/{lang}.json" for lang in LANGS)):
+        r = httpx.get(web_server.base + path)
+        assert r.status_code == 200, path
+    assert httpx.get(web_server.base + "/static/i18n/de.json").json()["lang.label"] == "Sprache"
