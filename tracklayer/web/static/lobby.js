@@ -100,8 +100,9 @@ function choiceLine(seat) {
 function botSelect(seat, i) {
   const g = chosen;
   const levels = h("optgroup", { label: t("lobby.levels") }, g.bot_levels.map((x) =>
-    h("option", { value: `level:${x.level}` }, t(`level.${x.level}`))));
-  const raw = h("optgroup", { label: t("lobby.bots_by_name") }, g.bots.map((b) => h("option", { value: `bot:${b}` }, t("lobby.bot_name", { bot: b }))));
+    h("option", { value: `level:${x.level}`, title: t(`level.${x.level}.${g.family}`) }, t(`level.${x.level}`))));
+  const raw = h("optgroup", { label: t("lobby.bots_by_name") }, g.bots.map((b) => h("option", { value: `bot:${b}`, title: t(`bot.${b}.${g.family}`, {}, b) },
+    t("lobby.bot_name", { bot: b }))));
   const sel = h("select", { "aria-label": t("lobby.seat_bot", { n: i + 1 }), class: "botkind", "data-seat": i,
     onchange: (e) => { seat.choice = e.target.value; renderSeats(); } }, levels, raw);
   sel.value = botChoice(seat);
