@@ -32,8 +32,12 @@ async function load(code) {
 }
 
 export async function init() {
-  english = await load("en");
-  await use(detect());
+  try {
+    english = await load("en").catch(() => ({})); // without catalogs the page still works (it shows keys)
+    await use(detect());
+  } finally {
+    document.documentElement.classList.remove("i18n-loading"); // the static text is shown translated, never flashes English
+  }
 }
 
 async function use(code) {
