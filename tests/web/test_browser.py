@@ -224,7 +224,7 @@ def test_hotseat_hides_hands_between_turns(web_server: Server, page: Any, shots:
 def test_phone_width_and_keyboard(web_server: Server, browser: Any, shots: Path) -> None:
     out = web_server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
+                                  has_touch=True, locale="en-US")
     page = context.new_page()
     try:
         page.goto(web_server.base + out["seats"][0]["link"])
@@ -292,7 +292,7 @@ def test_trans_special_cards_explained_keyboard_and_phone(web_server: Server, br
     out = web_server.create("trans-america", [{"name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}],
                             variant="special-cards", first_player=0)
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
+                                  has_touch=True, locale="en-US")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
