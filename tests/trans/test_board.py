@@ -89,6 +89,7 @@ def _data(game="trans-europa"):
     (lambda d: d.pop("rails"), r"missing field 'rails'"),
     (lambda d: d.update(family="ttr"), r"family 'ttr' is not a Trans"),
     (lambda d: d.update(cities=d["cities"][:30]), r"cities: colour \w+ has \d cities, fewer than 6 players"),
+    (lambda d: d.update(rails_per_turn=1), r"rails_per_turn \(1\) must reach the dearest line's cost \(2\)"),
 ])
 def test_broken_map_files_name_file_entry_and_problem(mutate, message):
     data = _data()
@@ -103,6 +104,7 @@ def test_broken_map_files_name_file_entry_and_problem(mutate, message):
     (lambda d: d["cards"][1].update(id=1), r"cards\[1\] \(card 1\): ids must be positive and unique"),
     (lambda d: d["cards"][0].update(missing=[[0, 3]]), r"card 1\): 'missing' must start at 1"),
     (lambda d: d["cards"][8].update(rails=[3, 0]), r"card 9\): rails must be a list of positive"),
+    (lambda d: d["cards"][8].update(rails=[1, 1]), r"card 9\): rails must reach 2 in some turn"),
     (lambda d: d["cards"][3].update(terrain="sky"), r"card 4\): terrain must be one of"),
 ])
 def test_broken_special_card_files_name_the_card(mutate, message):

@@ -92,15 +92,34 @@ def test_bad_players_are_refused_with_the_player_named(player, message):
         score_trans_table(pos)
 
 
-def test_too_many_rails_for_the_supply():
-    b_rails = []
+def _lines(game, doubles, singles):
+    """``doubles`` double lines and ``singles`` single lines of ``game`` as a position's ``rails``."""
     from tracklayer.trans.board import load_board
 
-    b = load_board("trans-europa")
-    for e in range(86):
-        b_rails.append([list(b.xy[b.edge_a[e]]), list(b.xy[b.edge_b[e]])])
+    b = load_board(game)
+    pick = ([e for e in range(b.n_edges) if b.edge_cost[e] == 2][:doubles]
+            + [e for e in range(b.n_edges) if b.edge_cost[e] == 1][:singles])
+    assert len(pick) == doubles + singles
+    return [[list(b.xy[b.edge_a[e]]), list(b.xy[b.edge_b[e]])] for e in pick]
+
+
+@pytest.mark.parametrize("game", ["trans-europa", "trans-america"])
+def test_a_position_of_85_pieces_with_doubles_is_accepted(game):
+    # a double line is one rail piece: 60 doubles + 25 singles is a full supply (it was refused as 145 rails)
+    pos = position(game=game, rails=_lines(game, 60, 25))
+    ann, bob = ((("Madrid", [1, 10]), ("Oslo", [15, 0])) if game == "trans-europa"
+                else (("Boston", [34, 2]), ("Phoenix", [7, 9])))
+    pos["players"] = [{"name": "Ann", "start": ann[1], "cities": [ann[0]]},
+                      {"name": "Bob", "start": bob[1], "cities": [bob[0]]}]
+    out = score_trans_table(pos)
+    assert [p["connected"] for p in out["players"]] == [True, True]  # each marker sits on its city
+
+
+def test_too_many_rails_for_the_supply():
+    with pytest.raises(TracklayerError, match="86 lines have a rail; the game has only 85 rail pieces"):
+        score_trans_table(position(rails=_lines("trans-europa", 60, 26)))
     with pytest.raises(TracklayerError, match="the game has only 85"):
-        score_trans_table(position(rails=b_rails))
+        score_trans_table(position(rails=_lines("trans-europa", 0, 86)))
 
 
 def test_card_16_allows_two_cities_of_one_colour():

@@ -593,8 +593,8 @@ def cities_listing(board: Board, view: dict[str, Any], words: list[str]) -> Rend
 
 def round_block(summary: dict[str, Any]) -> RenderableType:
     """A finished round as everyone sees it (all cities revealed)."""
-    how = {"connected": "someone joined all their cities", "supply": "the rails ran out",
-           "blocked": "nobody could build any more"}.get(summary["ended_by"], summary["ended_by"])
+    how = {"connected": "someone joined all their cities", "supply": "the rails ran out"}.get(
+        summary["ended_by"], summary["ended_by"])
     table = Table(title=f"Round {summary['round']} ends: {how}", title_justify="left", title_style="bold",
                   box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for title, justify in [("Player", "left"), ("Start", "right"), ("Cities", "left"), ("Joined", "left"),
