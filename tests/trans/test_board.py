@@ -36,8 +36,18 @@ def test_trans_europa_channel_ferry_and_alps_tunnel_are_single_lines():
     tunnel = b.edge(b.parse_point("13,8"), b.parse_point("14,9"))
     assert (b.edge_cost[ferry], b.edge_terrain[ferry]) == (1, "ferry")
     assert (b.edge_cost[tunnel], b.edge_terrain[tunnel]) == (1, "tunnel")
-    assert b.terrains == frozenset()  # no double line has a known terrain on Trans Europa
-    assert load_board("trans-america").terrains == frozenset({"water", "mountain"})
+    assert load_board("trans-america").terrains == b.terrains == frozenset({"water", "mountain"})
+
+
+@pytest.mark.parametrize("game", ["trans-europa", "trans-america"])
+def test_every_double_line_is_labelled_water_or_mountain(game):
+    # cards 4 and 5 need the terrain of every double line (Trans Europa's are derived: tools/trans_terrain.py)
+    b = load_board(game)
+    doubles = [e for e in range(b.n_edges) if b.edge_cost[e] == 2]
+    assert doubles and all(b.edge_terrain[e] in ("water", "mountain") for e in doubles)
+    labels = [b.edge_terrain[e] for e in doubles]
+    assert labels.count("water") >= 40 and labels.count("mountain") >= 40
+    assert all(b.edge_terrain[e] in (None, "ferry", "tunnel") for e in range(b.n_edges) if b.edge_cost[e] == 1)
 
 
 def test_points_are_written_x_comma_row():

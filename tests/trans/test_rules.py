@@ -2,7 +2,7 @@
 
 Situations are built on Trans Europa around Paris (9,6), Amsterdam (11,4) and Zürich (13,8):
   9,6-10,5, 10,5-11,4, 11,6-12,7, 12,7-13,8, 9,11-11,10 ... are single lines;
-  11,4-12,3, 11,4-13,4, 12,5-13,4, 12,5-14,5 are double lines (water).
+  11,4-12,3, 11,4-13,4, 12,5-13,4, 12,5-14,5 are double lines.
 Hands are often cut down to the cities that matter: the rules do not depend on how many cities a
 player holds, and short hands keep the geometry readable.
 """

@@ -60,7 +60,7 @@ def test_special_cards_change_the_table_and_the_cost_of_doubles():
     ({"rails": [[9, 6]]}, r"rails\[0\] \[9, 6\]: a point is \[x, row\]"),
     ({"rails": [[[9, 6]]]}, r"rails\[0\].*a line is \[\[x, row\], \[x, row\]\]"),
     ({"rails": [[["a", 6], [10, 5]]]}, r"a point is \[x, row\] with two integers"),
-    ({"special_cards": [4]}, r"special card 4.*marks none"),
+    ({"special_cards": [4, 4]}, r"only once"),
     ({"players": []}, "non-empty list"),
 ])
 def test_bad_positions_are_refused_with_the_entry_named(change, message):
@@ -113,6 +113,17 @@ def test_a_position_of_85_pieces_with_doubles_is_accepted(game):
                       {"name": "Bob", "start": bob[1], "cities": [bob[0]]}]
     out = score_trans_table(pos)
     assert [p["connected"] for p in out["players"]] == [True, True]  # each marker sits on its city
+
+
+def test_cards_4_and_5_score_a_trans_europa_table():
+    # Rome's water doubles (13,12-15,12) and Vienna's mountain doubles (16,9-17,8) count single under 4 / 5
+    def missing(cards):
+        pos = position(rails=[], special_cards=cards, players=[
+            {"name": "Ann", "start": [13, 12], "cities": ["Rome"]},
+            {"name": "Bob", "start": [16, 9], "cities": ["Vienna"]}])
+        return [p["missing_rails"] for p in score_trans_table(pos)["players"]]
+
+    assert missing([]) == [2, 2] and missing([4]) == [1, 2] and missing([5]) == [2, 1] and missing([4, 5]) == [1, 1]
 
 
 def test_too_many_rails_for_the_supply():
