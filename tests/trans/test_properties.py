@@ -43,6 +43,8 @@ def check_conservation(g) -> None:
         assert s.supply > 0, "a round goes on with an empty supply"
         assert 0 <= s.used <= g.rules.budget(s)
         assert max((cost[e] for e in s.built), default=0) <= 2
+        if s.used == 0 and g.rules.rail_turn(s)[2]:  # a pass: only when the budget cannot pay a free double
+            assert g.rules.budget(s) < 2, "a player must pass with a budget of 2 or more: a round could stall"
     cards = Counter(c for h in s.hands for c in h) + Counter(c for pile in s.decks for c in pile)
     used = [c for pile in b.cities_for(s.n_players) for c in pile]
     assert cards == Counter(used), "a city card is lost, doubled, or one from the box is in play"
