@@ -163,11 +163,11 @@ const TS = 30; // spacing of the Trans grid
 // How a double line is drawn, by its terrain (board data; special cards 4 and 5 make water / mountain
 // doubles count single). User-facing words of the Trans board are here, in one place.
 const TERRAIN = {
-  water: { color: "#3d86c6", text: "Double line over water" },
-  mountain: { color: "#9b6a3c", text: "Double line over mountains" },
-  null: { color: "#8a8a8a", text: "Double line" },
+  water: { color: "#3d86c6", text: "Double line over water", card: " (special card 4: counts as single)" },
+  mountain: { color: "#9b6a3c", text: "Double line over mountains", card: " (special card 5: counts as single)" },
+  null: { color: "#8a8a8a", text: "Double line", card: "" },
 };
-const DOUBLE_NOTE = "uses a whole turn (2 rails of the turn), takes 1 rail from the supply";
+const DOUBLE_NOTE = "uses a whole turn (2 rails of the turn) and takes 1 rail from the supply";
 const LEGEND = [["water", "water"], ["mountain", "mountains"]];
 
 export class TransBoard {
@@ -217,7 +217,7 @@ export class TransBoard {
     if (e.cost > 1) {
       const t = TERRAIN[e.terrain] || TERRAIN.null;
       g.dataset.terrain = e.terrain || "";
-      g.append(s("title", { text: `${t.text} ${e.text}: ${DOUBLE_NOTE}` }), this.doubleStroke(ax, ay, bx, by, t.color));
+      g.append(s("title", { text: `${t.text} ${e.text}: ${DOUBLE_NOTE}${t.card}` }), this.doubleStroke(ax, ay, bx, by, t.color));
     } else {
       g.append(s("line", { class: "vis", x1: ax, y1: ay, x2: bx, y2: by, stroke: "#b3c2c6", "stroke-width": 1.1 }));
     }
