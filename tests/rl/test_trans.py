@@ -234,3 +234,15 @@ def test_gym_against_random_bots() -> None:
         _obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
         done = term or trunc
     assert trunc and reward == 0.0 and info == {"truncated_after": 150}
+
+
+def test_the_supply_feature_counts_rail_pieces_a_double_line_being_one():
+    g = tracklayer.new_game("trans-europa", 3, seed=3)
+    for p in ("12,5", "10,1", "21,10"):
+        g.apply(f"start {p}")
+    g.apply("rail 12,5-13,4")  # a double line: the whole turn, one piece of the 85
+    codec = trans_codec(g)
+    for seat in range(3):
+        obs = codec.observe_game(g, seat)
+        assert obs[codec._o_supply] == pytest.approx(84 / 85)
+        assert "supply: 84" in codec.describe(obs)

@@ -282,6 +282,11 @@ def test_trans_board_start_marker_by_click(web_server: Server, page: Any, shots:
     symbols = page.locator("g.rail .rail-symbol").all_text_contents()
     assert len(symbols) == sum(1 for r in rails if r["player"] is not None)
     assert sorted(symbols) == sorted("●▲■"[r["player"]] for r in rails if r["player"] is not None)
+    # double lines are drawn by terrain (water / mountains, for special cards 4 and 5), with a tooltip and a legend
+    assert page.locator('g.edge[data-terrain="water"]').count() == 76
+    assert page.locator('g.edge[data-terrain="mountain"]').count() == 75
+    assert "over water" in page.locator('g.edge[data-terrain="water"] title').first.text_content()
+    assert "mountains" in page.locator("g.terrain-legend").text_content()
     page.screenshot(path=str(shots / "trans-europa.png"))
 
 

@@ -166,6 +166,14 @@ export class TTRBoard {
 }
 
 const TS = 30; // spacing of the Trans grid
+// How a double line is drawn, by its terrain (board data; special cards 4 and 5 make water / mountain
+// doubles count single); its words are the catalog's terrain.* keys.
+const TERRAIN = {
+  water: { color: "#3d86c6", key: "terrain.water", card: "terrain.card_water" },
+  mountain: { color: "#9b6a3c", key: "terrain.mountain", card: "terrain.card_mountain" },
+  null: { color: "#8a8a8a", key: "terrain.none", card: null },
+};
+const LEGEND = ["water", "mountain"];
 
 export class TransBoard {
   constructor(board, handlers) {
@@ -173,7 +181,7 @@ export class TransBoard {
     this.on = handlers;
     this.P = board.points.map(([x, row]) => [x * TS / 2, row * TS * Math.sqrt(3) / 2]);
     const xs = this.P.map((p) => p[0]), ys = this.P.map((p) => p[1]);
-    const x0 = Math.min(...xs) - 30, y0 = Math.min(...ys) - 30, x1 = Math.max(...xs) + 30, y1 = Math.max(...ys) + 30;
+    const x0 = Math.min(...xs) - 30, y0 = Math.min(...ys) - 30, x1 = Math.max(...xs) + 30, y1 = Math.max(...ys) + 46;
     this.svg = s("svg", { viewBox: `${x0} ${y0} ${x1 - x0} ${y1 - y0}`, role: "group", "aria-label": t("board.label", { name: gameTitle(board.game, board.name) }) });
     this.svg.append(defs(), s("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, fill: "#e7eff0" }));
     this.edgeLayer = s("g", {});
@@ -185,16 +193,39 @@ export class TransBoard {
     this.edges = board.edges.map((e) => this.drawEdge(e));
     this.cityAt = new Map(board.cities.map((c) => [c.point, c]));
     this.points = board.points.map((p, i) => this.drawPoint(i));
+    this.svg.append(this.legend(x0 + 12, y1 - 14));
+  }
+
+  legend(x, y) {
+    const g = s("g", { class: "terrain-legend", "pointer-events": "none" });
+    LEGEND.forEach((terrain, i) => {
+      const lx = x + i * 165;
+      g.append(this.doubleStroke(lx, y, lx + 24, y, TERRAIN[terrain].color),
+        s("text", { x: lx + 30, y: y + 3.5, "font-size": 10, fill: "#1d2b30", text: t(`terrain.legend_${terrain}`) }));
+    });
+    return g;
+  }
+
+  doubleStroke(ax, ay, bx, by, color) {
+    // two thin parallel strokes and a tick across the middle: a double line
+    const len = Math.hypot(bx - ax, by - ay) || 1, nx = -(by - ay) / len, ny = (bx - ax) / len, o = 1.3;
+    const mx = (ax + bx) / 2, my = (ay + by) / 2;
+    return s("g", { class: "double" },
+      s("line", { class: "vis", x1: ax + nx * o, y1: ay + ny * o, x2: bx + nx * o, y2: by + ny * o, stroke: color, "stroke-width": 1.3 }),
+      s("line", { class: "vis", x1: ax - nx * o, y1: ay - ny * o, x2: bx - nx * o, y2: by - ny * o, stroke: color, "stroke-width": 1.3 }),
+      s("line", { x1: mx - nx * 3.5, y1: my - ny * 3.5, x2: mx + nx * 3.5, y2: my + ny * 3.5, stroke: color, "stroke-width": 1.6 }));
   }
 
   drawEdge(e) {
     const [ax, ay] = this.P[e.a], [bx, by] = this.P[e.b];
     const g = s("g", { class: "edge", "data-edge": e.text });
-    const color = e.terrain === "water" ? "#5d9cc9" : e.cost > 1 ? "#b7936a" : "#b3c2c6";
-    g.append(s("line", { class: "vis", x1: ax, y1: ay, x2: bx, y2: by, stroke: color, "stroke-width": e.cost > 1 ? 1.8 : 1.1 }));
     if (e.cost > 1) {
-      const mx = (ax + bx) / 2, my = (ay + by) / 2, dx = (bx - ax) / TS, dy = (by - ay) / TS;
-      g.append(s("line", { x1: mx - dy * 3, y1: my + dx * 3, x2: mx + dy * 3, y2: my - dx * 3, stroke: color, "stroke-width": 1.6 }));
+      const kind = TERRAIN[e.terrain] || TERRAIN.null;
+      g.dataset.terrain = e.terrain || "";
+      const title = t("terrain.title", { kind: t(kind.key), line: e.text }) + (kind.card ? ` (${t(kind.card)})` : "");
+      g.append(s("title", { text: title }), this.doubleStroke(ax, ay, bx, by, kind.color));
+    } else {
+      g.append(s("line", { class: "vis", x1: ax, y1: ay, x2: bx, y2: by, stroke: "#b3c2c6", "stroke-width": 1.1 }));
     }
     const hit = s("line", { class: "edge-hit", x1: ax, y1: ay, x2: bx, y2: by, stroke: "transparent", "stroke-width": 9 });
     g.append(hit);
