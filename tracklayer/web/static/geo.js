@@ -12,6 +12,7 @@ export const GEO_STYLE = {
   trans: { sea: "#c9dde3", land: "#f4efe2", coast: "#90a9af", lake: "#c9dde3", river: "#9dbfcc" },
 };
 const cache = new Map();
+let serial = 0; // clip-path ids stay unique when a page shows the same board twice
 
 function load(game) {
   if (!cache.has(game)) cache.set(game, fetch(`/static/geo/${game}.json`).then((r) => (r.ok ? r.json() : null)).catch(() => null));
@@ -24,7 +25,7 @@ function load(game) {
 // page whose shape differs from the board's shows more map around it rather than a blank band.
 export function geoLayer(board, frame, points = null) {
   const style = GEO_STYLE[board.family] || GEO_STYLE.ttr;
-  const id = `geo-clip-${board.game}`;
+  const id = `geo-clip-${board.game}-${++serial}`;
   const g = s("g", { class: "geo", "pointer-events": "none", "aria-hidden": "true", "clip-path": `url(#${id})` });
   load(board.game).then((geo) => {
     if (!geo) return;
