@@ -100,8 +100,8 @@ BOARDS: dict[str, dict[str, Any]] = {
     "ttr-europe": {"land": "land-50m.json", "water": "europe_50m.json", "lambda": 0.0, "extend": EXTEND},
     # a tall board in a wide page: more map on either side
     "ttr-new-york": {"land": "land-10m.json", "water": None, "lambda": 0.0, "extend": 0.6},
-    "trans-europa": {"land": "land-50m.json", "water": "europe_50m.json", "lambda": 0.0, "extend": EXTEND},
-    "trans-america": {"land": "land-50m.json", "water": "usa_50m.json", "lambda": 0.0, "extend": EXTEND},
+    "trans-europa": {"land": "land-50m.json", "water": "europe_50m.json", "lambda": 0.0, "extend": 0.6},
+    "trans-america": {"land": "land-50m.json", "water": "usa_50m.json", "lambda": 0.0, "extend": 0.6},
 }
 
 
