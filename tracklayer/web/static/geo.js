@@ -9,7 +9,7 @@ import { s } from "/static/common.js";
 // Close to the printed boards, muted so that routes, rails and labels stay the strongest marks.
 export const GEO_STYLE = {
   ttr: { sea: "#b7d0d6", land: "#efe4c6", coast: "#7f9aa0", lake: "#b7d0d6", river: "#8fb3c2" },
-  trans: { sea: "#c9dde3", land: "#f4efe2", coast: "#90a9af", lake: "#c9dde3", river: "#9dbfcc" },
+  trans: { sea: "#d4e5ea", land: "#f4efe2", coast: "#86a0a6", lake: "#d4e5ea", river: "#9dbfcc" },
 };
 const cache = new Map();
 let serial = 0; // clip-path ids stay unique when a page shows the same board twice
