@@ -205,3 +205,32 @@ def test_geography_is_the_bottom_layer_and_clicks_still_reach_the_board(game: st
         wait_moves_after(page, n)
         assert state(page)["view"]["players"][0]["start"] == start
         assert page.locator("g.geo path.geo-mountains").count() == 1
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
+def test_new_york_fills_its_frame_with_readable_labels(width: int, height: int, web_server, browser) -> None:
+    """New York is a tall board in a wide page: the map fills the frame on both sides of the board and
+    city labels are at least 10 px on screen (they were 7 px at 1366×768)."""
+    out = web_server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("svg.tall-board g.geo path.geo-land")
+        m = page.evaluate("""() => {
+          const svg = document.querySelector('#board svg'), box = svg.getBoundingClientRect();
+          const sea = svg.querySelector('rect.geo-sea').getBoundingClientRect();
+          const label = svg.querySelector('.city-label');
+          const px = parseFloat(getComputedStyle(label).fontSize) * svg.getScreenCTM().a;
+          const covered = sea.left <= box.left && sea.right >= box.right && sea.top <= box.top
+            && sea.bottom >= box.bottom;
+          const inside = (l) => {
+            const r = l.getBoundingClientRect();
+            return r.left >= box.left - 1 && r.right <= box.right + 1;
+          };
+          return { px, covered, labelsInside: [...svg.querySelectorAll('.city-label')].every(inside) };
+        }""")
+        assert m["px"] >= 10, m
+        assert m["covered"] and m["labelsInside"], m
+    finally:
+        context.close()
