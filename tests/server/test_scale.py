@@ -1,0 +1,163 @@
+"""Several server processes, one set of games (PostgreSQL): moves reach every process in order, each
+game's bots run in exactly one process, a killed process's games and clients carry on elsewhere.
+
+Real processes and a real PostgreSQL (``TRACKLAYER_TEST_DATABASE_URL``, set by ``.ci/run``); the
+failure test also runs the nginx of ``docs/deploy/nginx.conf``. No timing assertions: waits are
+bounded by generous timeouts only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tracklayer
+from tests.server.helpers import PG_ENV, ROOT, Client, Server, free_port
+from tracklayer.server.db import Store
+
+pg = pytest.mark.skipif(not os.environ.get(PG_ENV),
+                        reason=f"several server processes need PostgreSQL: set {PG_ENV} (.ci/run does)")
+
+
+def _server(tmp: Path, name: str, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> Server:
+    return Server(os.environ[PG_ENV], tmp / f"{name}.log", bot_delay=bot_delay, rate=0,
+                  extra=("--log-level", "debug", *extra))
+
+
+@contextlib.contextmanager
+def _processes(tmp: Path, n: int = 2, bot_delay: float = 0.0) -> Iterator[list[Server]]:
+    servers = [_server(tmp, "abcd"[k], bot_delay) for k in range(n)]
+    try:
+        for s in servers:
+            s.start()
+        yield servers
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def _stored(gid: str) -> list[tuple[int, str]]:
+    store = Store(os.environ[PG_ENV])
+    try:
+        return store.load_moves_since(gid, 0)
+    finally:
+        store.close()
+
+
+def _bot_moves(log: str, gid: str) -> set[int]:
+    """Indices of ``gid``'s bot moves this process stored (its DEBUG log)."""
+    return {int(m) for m in re.findall(rf"game {re.escape(gid)}: move (\d+) by bot seat", log)}
+
+
+def _log_of(client: Client) -> list[Any]:
+    """The whole log as a client holds it: rebuilt from every state it received, as game.js does."""
+    log: list[Any] = []
+    for msg in client.messages:
+        if msg.get("type") == "state":
+            log = log[:msg["log_from"]] + msg["view"]["log"] if msg["log_from"] else msg["view"]["log"]
+    return log
+
+
+@pg
+def test_moves_reach_every_process_in_order(tmp_path: Path) -> None:
+    with _processes(tmp_path) as (a, b):
+        out = a.create("ttr-new-york", [{"name": "Ann"}, {"name": "Bob"}], first_player=0)
+        gid = out["id"]
+        seats = [a.client(gid, out["seats"][0]["token"]), b.client(gid, out["seats"][1]["token"])]
+        spectators = [a.client(gid, out["spectator"]["token"]), b.client(gid, out["spectator"]["token"])]
+        rng = random.Random(16)
+        acked: list[str] = []
+        try:
+            for c in (*seats, *spectators):
+                c.wait_state()
+            while len(acked) < 60:
+                n = len(acked)
+                # every seat, on either process, sees move n - 1 before anyone plays move n
+                states = [c.wait_state(lambda s, n=n: s["moves"] == n, timeout=10) for c in seats]
+                if states[0]["over"]:
+                    break
+                mover = next(c for c, s in zip(seats, states, strict=True) if s.get("legal"))
+                legal = mover.state["legal"]
+                ack = mover.move(rng.choice(legal), n)
+                assert ack["type"] == "ack" and ack["index"] == n, ack
+                acked.append(ack["move"])
+            for c in spectators:
+                c.wait_state(lambda s: s["moves"] == len(acked), timeout=10)
+            assert [t for _, t in _stored(gid)] == acked
+            replay = tracklayer.load_game({**Store(os.environ[PG_ENV]).load_game(gid).setup, "moves": acked})
+            for c in spectators:  # each spectator saw the moves one state at a time, in order
+                counts = [m["moves"] for m in c.messages if m.get("type") == "state"]
+                assert counts == sorted(counts) and counts[-1] == len(acked)
+                assert _log_of(c) == json.loads(json.dumps(replay.view(None)["log"]))
+            for k, c in enumerate(seats):
+                assert c.state["view"]["route_owner"] == json.loads(json.dumps(replay.view(k)["route_owner"]))
+            assert "from another process" in b.log() and "from another process" in a.log()
+        finally:
+            for c in (*seats, *spectators):
+                c.close()
+
+
+@pg
+def test_each_games_bots_run_in_one_process(tmp_path: Path) -> None:
+    with _processes(tmp_path, bot_delay=0.01) as (a, b):
+        bots = a.create("ttr-new-york", [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
+        mixed = a.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+        # both processes hold both games in memory (a spectator on each): both could run the bots
+        watchers = [s.client(g["id"], g["spectator"]["token"]) for g in (bots, mixed) for s in (a, b)]
+        human = b.client(mixed["id"], mixed["seats"][0]["token"])  # the human plays on the other process
+        rng = random.Random(7)
+        try:
+            for _ in range(25):
+                st = human.my_turn(timeout=20)
+                if st["over"]:
+                    break
+                ack = human.move(rng.choice(st["legal"]), st["moves"])
+                # a bot may have moved meanwhile (the initial ticket choices are made in any order)
+                assert ack["type"] == "ack" or ack["code"] == "stale", ack
+                if ack["type"] == "error":
+                    human.wait_state(lambda s, n=ack["moves"]: s["moves"] >= n)
+            over = watchers[0].wait_state(lambda s: s["over"], timeout=120)
+            watchers[1].wait_state(lambda s: s["moves"] == over["moves"], timeout=10)
+            logs = a.log(), b.log()
+            for g in (bots, mixed):
+                stored = _stored(g["id"])
+                bot_seats = {i for i, s in enumerate(g["seats"]) if s["kind"] == "bot"}
+                per_process = [_bot_moves(log, g["id"]) for log in logs]
+                assert per_process[0] and not per_process[1], "both processes moved for this game's bots"
+                assert ("lease taken" in logs[0]) and f"game {g['id']}: lease taken" not in logs[1]
+                n_bot = sum(1 for i, _ in stored if i in per_process[0])
+                assert n_bot == len(per_process[0]) and bot_seats
+            assert "conflict" not in (a.log() + b.log()).lower()
+        finally:
+            human.close()
+            for c in watchers:
+                c.close()
+
+
+def _refused(args: list[str], tmp: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TRACKLAYER_")}
+    return subprocess.run([sys.executable, "-m", "tracklayer.cli", "serve", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_several_processes_on_sqlite_are_refused(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'one.sqlite3'}"
+    r = _refused(["--workers", "2", "--database-url", url, "--port", str(free_port())], tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "PostgreSQL" in r.stderr, r.stderr
+    first = Server(url, tmp_path / "first.log").start()
+    try:
+        r = _refused(["--database-url", url, "--port", str(free_port())], tmp_path)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+        assert "another tracklayer server" in r.stderr and "one server process" in r.stderr
+    finally:
+        first.stop()
