@@ -8,18 +8,24 @@ bounded by generous timeouts only.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
 
 import tracklayer
 from tests.server.helpers import PG_ENV, ROOT, Client, Server, free_port
@@ -161,3 +167,120 @@ def test_several_processes_on_sqlite_are_refused(tmp_path: Path) -> None:
         assert "another tracklayer server" in r.stderr and "one server process" in r.stderr
     finally:
         first.stop()
+
+
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+
+
+@contextlib.contextmanager
+def _nginx(tmp: Path, ports: list[int]) -> Iterator[int]:
+    """nginx with ``docs/deploy/nginx.conf`` in front of ``ports`` (only its ports changed); yields its port."""
+    assert NGINX is not None
+    conf = (ROOT / "docs" / "deploy" / "nginx.conf").read_text()
+    upstreams = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;\n" for p in ports)
+    conf, n = re.subn(r"(    server 127\.0\.0\.1:\d+[^\n]*\n)+", upstreams, conf)
+    assert n == 1, "docs/deploy/nginx.conf: the upstream's server lines moved"
+    port = free_port()
+    conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    main = tmp / "nginx.conf"
+    main.write_text(f"worker_processes 1;\npid {tmp}/nginx.pid;\nerror_log {tmp}/nginx-error.log;\n"
+                    f"events {{ worker_connections 1024; }}\nhttp {{\naccess_log off;\n{conf}\n}}\n")
+    proc = subprocess.Popen([NGINX, "-p", str(tmp), "-e", str(tmp / "nginx-error.log"), "-c", str(main),
+                             "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                    break
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"nginx did not start: {(tmp / 'nginx-error.log').read_text(errors='replace')}")
+            time.sleep(0.1)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+async def _seat(url: str, token: str, acked: dict[int, str], seen: list[int], stop: asyncio.Event,
+                reconnects: list[int]) -> None:
+    """A player through the proxy: random legal moves; on a dropped connection, reconnect and go on
+    (as game.js does)."""
+    rng = random.Random(token)
+    while not stop.is_set():
+        try:
+            async with connect(url, open_timeout=10, max_size=2**22) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                while not stop.is_set():
+                    try:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                    except TimeoutError:
+                        continue
+                    if msg["type"] == "ack":
+                        assert acked.setdefault(msg["index"], msg["move"]) == msg["move"], "one index acked twice"
+                    elif msg["type"] == "state":
+                        seen[0] = max(seen[0], msg["moves"])
+                        if msg["over"]:
+                            seen[1] = 1
+                            return
+                        if msg.get("legal"):
+                            await ws.send(json.dumps({"type": "move", "move": rng.choice(msg["legal"]),
+                                                      "expect": msg["moves"]}))
+        except (OSError, WebSocketException):
+            reconnects[0] += 1
+            await asyncio.sleep(0.2)
+
+
+@pg
+@pytest.mark.skipif(NGINX is None, reason="needs nginx (Debian: apt-get install nginx; .ci/run installs it)")
+def test_kill_9_of_one_process_under_load(tmp_path: Path) -> None:
+    """Players and bots play through nginx on two processes; one is killed; its clients reconnect to
+    the other, its games' bots are taken over, and the stored logs are exactly the acknowledged moves."""
+    with _processes(tmp_path, bot_delay=0.01) as (a, b), _nginx(tmp_path, [a.port, b.port]) as port:
+        # created on A: A holds every game's lease, so the kill also tests the takeover of its bots
+        games = [a.create("ttr-new-york", [{"name": "Ann"}, {"name": "Bob"}, {"kind": "bot"}]) for _ in range(4)]
+        acked: dict[str, dict[int, str]] = {g["id"]: {} for g in games}
+        seen = {g["id"]: [0, 0] for g in games}
+        reconnects = [0]
+        at_kill: dict[str, int] = {}
+
+        async def scenario() -> None:
+            stop = asyncio.Event()
+            tasks = [asyncio.create_task(_seat(f"ws://127.0.0.1:{port}/ws/{g['id']}", s["token"], acked[g["id"]],
+                                               seen[g["id"]], stop, reconnects))
+                     for g in games for s in g["seats"] if s["kind"] == "human"]
+
+            async def until(pred: Any, what: str) -> None:
+                deadline = time.monotonic() + 120
+                while not pred():
+                    assert time.monotonic() < deadline, f"timed out waiting for {what}: {seen}"
+                    assert not any(t.done() and t.exception() for t in tasks), [t.exception() for t in tasks]
+                    await asyncio.sleep(0.1)
+
+            await until(lambda: all(s[0] >= 10 for s in seen.values()), "10 moves in every game")
+            # (counted before the kill: B cannot have moved for a bot yet)
+            at_kill.update({gid: len(await asyncio.to_thread(_stored, gid)) for gid in seen})
+            await asyncio.to_thread(a.kill9)  # mid-game, moves in flight: no shutdown, no flush
+            await until(lambda: all(s[1] or s[0] >= at_kill[gid] + 15 for gid, s in seen.items()),
+                        "15 more moves in every game (or its end)")
+            stop.set()
+            await asyncio.gather(*tasks)
+
+        asyncio.run(scenario())
+        assert reconnects[0] > 0  # A's clients did lose their connection
+        for g in games:
+            gid = g["id"]
+            stored = _stored(gid)
+            assert [i for i, _ in stored] == list(range(len(stored)))  # no gap, no duplicate
+            texts = [t for _, t in stored]
+            assert all(texts[i] == t for i, t in acked[gid].items())  # every acknowledged move is there
+            assert len(stored) > at_kill[gid]  # the game went on after the kill
+            tracklayer.load_game({**Store(os.environ[PG_ENV]).load_game(gid).setup, "moves": texts})  # one line of play
+            by_a, by_b = _bot_moves(a.log(), gid), _bot_moves(b.log(), gid)
+            assert by_b and min(by_b) >= at_kill[gid] and (not by_a or max(by_a) < min(by_b)), (by_a, by_b)
+            assert f"game {gid}: lease taken" in b.log()
+            spectator = Client(f"ws://127.0.0.1:{port}/ws/{gid}", g["spectator"]["token"])
+            try:  # a fresh client through the proxy sees the stored game
+                assert spectator.wait_state()["moves"] == len(_stored(gid))
+            finally:
+                spectator.close()
