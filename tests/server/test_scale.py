@@ -284,3 +284,109 @@ def test_kill_9_of_one_process_under_load(tmp_path: Path) -> None:
                 assert spectator.wait_state()["moves"] == len(_stored(gid))
             finally:
                 spectator.close()
+
+
+@pg
+def test_serve_workers_share_the_games(tmp_path: Path) -> None:
+    """``serve --workers 2``: two processes on one port (the kernel spreads the connections); every
+    connection sees every move whichever worker stored it."""
+    srv = _server(tmp_path, "workers", extra=("--workers", "2")).start()
+    try:
+        out = srv.create("ttr-new-york", [{"name": "Ann"}, {"name": "Bob"}], first_player=0)
+        gid = out["id"]
+        deadline = time.monotonic() + 30
+        while srv.log().count("listening for moves") < 2:  # both workers are up
+            assert time.monotonic() < deadline, srv.log()[-2000:]
+            time.sleep(0.2)
+        seats = [srv.client(gid, s["token"]) for s in out["seats"]]
+        watchers = [srv.client(gid, out["spectator"]["token"]) for _ in range(6)]
+        rng = random.Random(2)
+        try:
+            n = 0
+            while n < 30:
+                states = [c.wait_state(lambda s, n=n: s["moves"] == n, timeout=10) for c in seats]
+                if states[0]["over"]:
+                    break
+                mover = next(c for c, s in zip(seats, states, strict=True) if s.get("legal"))
+                assert mover.move(rng.choice(mover.state["legal"]), n)["type"] == "ack"
+                n += 1
+            for c in watchers:
+                c.wait_state(lambda s, n=n: s["moves"] == n, timeout=10)
+            pids = set(re.findall(r"Started server process \[(\d+)\]", srv.log()))
+            assert len(pids) == 2, srv.log()[-2000:]
+        finally:
+            for c in (*seats, *watchers):
+                c.close()
+    finally:
+        srv.stop()
+
+
+def _terminate(role: str) -> int:
+    """Cut this test process's ``role`` ("listen" or "lease") connection from the server side."""
+    import psycopg
+
+    from tracklayer.server.fanout import libpq_url
+
+    with psycopg.connect(libpq_url(os.environ[PG_ENV]), autocommit=True) as conn:
+        rows = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+                            [f"tracklayer {role} {os.getpid()}"]).fetchall()
+    return len(rows)
+
+
+async def _until(pred: Any, what: str, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.02)
+
+
+@pg
+def test_fanout_fills_gaps_ignores_duplicates_and_resyncs_after_reconnecting() -> None:
+    from tests.server.test_rooms import _new_game
+    from tracklayer.server.cluster import attach
+    from tracklayer.server.rooms import Rooms
+
+    async def scenario() -> None:
+        url = os.environ[PG_ENV]
+        store, other = Store(url), Store(url)  # ``other`` stands for another server process's writer
+        rooms = Rooms(store, bot_delay=0)
+        cluster = attach(rooms)
+        assert cluster is not None
+        try:
+            await asyncio.wait_for(cluster.fanout.connected.wait(), 10)
+            room = _new_game(store, rooms)
+            g = room.game.clone()
+            texts = []
+            for _ in range(6):
+                texts.append(str(g.apply(g.legal_actions()[0])))
+            # moves 0 and 1 stored without a word (their notifications lost), then 2 announced: a gap
+            other.notify = False
+            assert other.append_batch([(room.id, 0, texts[0], None), (room.id, 1, texts[1], None)]) == [True, True]
+            other.notify = True
+            other.append_move(room.id, 2, texts[2])
+            await _until(lambda: len(room.game.moves) == 3, "the gap filled from the database")
+            cluster.fanout._heard(json.dumps([[room.id, 1, "draw deck"], [room.id, 2, texts[2]]]))  # duplicates
+            await asyncio.sleep(0.2)
+            assert [str(m) for m in room.game.moves] == texts[:3]
+            # the listener's connection is cut; a move is stored while it is down: the resync after
+            # its reconnection brings it in (or its notification does, if it was back already)
+            assert _terminate("listen") == 1
+            await _until(lambda: not cluster.fanout.connected.is_set(), "the listener noticing")
+            other.append_move(room.id, 3, texts[3])
+            await _until(lambda: len(room.game.moves) == 4, "the move stored while the listener was down")
+            assert cluster.fanout.connected.is_set()
+            # the lease connection is cut: the game is given up, then taken again
+            await _until(lambda: cluster.owns(room.id), "the lease")
+            assert _terminate("lease") == 1
+            await _until(lambda: not cluster.owns(room.id), "the lease given up")
+            await _until(lambda: cluster.owns(room.id), "the lease taken again")
+            other.append_move(room.id, 4, texts[4])
+            await _until(lambda: len(room.game.moves) == 5, "moves after the reconnections")
+            assert [str(m) for m in room.game.moves] == texts[:5]
+        finally:
+            await cluster.close()
+            await rooms.close()
+            store.close()
+            other.close()
+
+    asyncio.run(scenario())

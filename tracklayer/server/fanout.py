@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 from typing import TYPE_CHECKING, Any
 
 import tracklayer
@@ -118,7 +119,8 @@ class Fanout:
         delay = 0.25
         while True:
             try:
-                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True, **KEEPALIVES)
+                conn = await psycopg.AsyncConnection.connect(
+                    self.url, autocommit=True, application_name=f"tracklayer listen {os.getpid()}", **KEEPALIVES)
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     delay = 0.25

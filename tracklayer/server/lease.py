@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
 from collections.abc import Callable
 
 log = logging.getLogger("tracklayer.server")
@@ -108,7 +109,8 @@ class Lease:
         delay = 0.25
         while True:
             try:
-                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True, **KEEPALIVES)
+                conn = await psycopg.AsyncConnection.connect(
+                    self.url, autocommit=True, application_name=f"tracklayer lease {os.getpid()}", **KEEPALIVES)
                 async with conn:
                     delay = 0.25
                     while True:
