@@ -11,7 +11,8 @@ Why session-level advisory locks rather than a lease row with an expiry:
 * a holder that dies releases at once: PostgreSQL drops a session's advisory locks with its
   connection, and ``kill -9`` closes the socket, so the next process takes the game over within
   one retry period (:data:`RETRY`), not after a lease's expiry. A host that vanishes without closing
-  anything is noticed by TCP keepalives (:data:`fanout.KEEPALIVES`, ~25 s);
+  anything is noticed by the database's TCP keepalives on that connection (:data:`SERVER_KEEPALIVES`,
+  ~25 s; the holder checks its side every second);
 * no clocks: nothing compares times of different hosts, and there is nothing to renew (a renewal
   that is late because the event loop is busy would otherwise hand a live game to another process);
 * no schema and no writes: a lock is an entry in PostgreSQL's shared memory.
@@ -41,6 +42,9 @@ log = logging.getLogger("tracklayer.server")
 
 RETRY = 1.0  # seconds between attempts on games another process holds, and between connection checks
 QUERY_TIMEOUT = 10.0  # a lock query that takes longer means the connection is gone
+# the *database's* side of the lease connection probes it too: a holder whose host vanished (no
+# FIN, no RST) loses its locks after ~25 s of silence instead of the OS default of two hours
+SERVER_KEEPALIVES = "-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3"
 
 
 def lock_key(game_id: str) -> int:
@@ -110,7 +114,8 @@ class Lease:
         while True:
             try:
                 conn = await psycopg.AsyncConnection.connect(
-                    self.url, autocommit=True, application_name=f"tracklayer lease {os.getpid()}", **KEEPALIVES)
+                    self.url, autocommit=True, application_name=f"tracklayer lease {os.getpid()}",
+                    options=SERVER_KEEPALIVES, **KEEPALIVES)
                 async with conn:
                     delay = 0.25
                     while True:
