@@ -138,12 +138,13 @@ def test_each_games_bots_run_in_one_process(tmp_path: Path) -> None:
             for g in (bots, mixed):
                 stored = _stored(g["id"])
                 bot_seats = {i for i, s in enumerate(g["seats"]) if s["kind"] == "bot"}
+                # each process logs the bot moves it stored (DEBUG): had both run the bots, each would
+                # have won some of the races for the index
                 per_process = [_bot_moves(log, g["id"]) for log in logs]
                 assert per_process[0] and not per_process[1], "both processes moved for this game's bots"
                 assert ("lease taken" in logs[0]) and f"game {g['id']}: lease taken" not in logs[1]
                 n_bot = sum(1 for i, _ in stored if i in per_process[0])
                 assert n_bot == len(per_process[0]) and bot_seats
-            assert "conflict" not in (a.log() + b.log()).lower()
         finally:
             human.close()
             for c in watchers:
