@@ -37,6 +37,7 @@ import hashlib
 import logging
 import os
 from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger("tracklayer.server")
 
@@ -136,7 +137,7 @@ class Lease:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
 
-    async def _step(self, conn: object) -> None:
+    async def _step(self, conn: Any) -> None:
         """Release what is no longer wanted, try for what is wanted and not held (one query each),
         or just check that the connection is alive."""
         release = [g for g in self._owned if g not in self._wanted]
@@ -164,9 +165,10 @@ class Lease:
             await self._query(conn, "SELECT 1", [])
 
     @staticmethod
-    async def _query(conn: object, sql: str, params: list[object]) -> list[tuple[object, ...]]:
-        async def run() -> list[tuple[object, ...]]:
-            cur = await conn.execute(sql, params)  # type: ignore[attr-defined]
+    async def _query(conn: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+        """One query, bounded in time: a connection that does not answer counts as lost."""
+        async def run() -> list[tuple[Any, ...]]:
+            cur = await conn.execute(sql, params)
             return await cur.fetchall()
 
         return await asyncio.wait_for(run(), QUERY_TIMEOUT)
