@@ -391,3 +391,37 @@ def test_fanout_fills_gaps_ignores_duplicates_and_resyncs_after_reconnecting() -
             other.close()
 
     asyncio.run(scenario())
+
+
+@pg
+def test_lease_passes_to_another_process_when_its_holder_unloads_the_game() -> None:
+    """Two clusters in one test process stand for two server processes: the one that loaded the game
+    first owns it; when it unloads the game (idle), the other takes it over."""
+    from tests.server.test_rooms import _new_game
+    from tracklayer.server.cluster import attach
+    from tracklayer.server.rooms import Rooms
+
+    async def scenario() -> None:
+        url = os.environ[PG_ENV]
+        stores = [Store(url), Store(url)]
+        first, second = (Rooms(s, bot_delay=0, idle_seconds=3600) for s in stores)
+        clusters = [attach(first), attach(second)]
+        try:
+            room = _new_game(stores[0], first)
+            await _until(lambda: clusters[0].owns(room.id), "the first process's lease")
+            other = await second.get(room.id)
+            assert other is not None
+            await asyncio.sleep(1.5)  # more than a retry period: the second still does not own it
+            assert not clusters[1].owns(room.id)
+            assert first.evict(now=time.monotonic() + 7200) == [room.id]  # idle: unloaded, released
+            await _until(lambda: clusters[1].owns(room.id), "the takeover")
+            assert not clusters[0].owns(room.id)
+        finally:
+            for c in clusters:
+                await c.close()
+            for r in (first, second):
+                await r.close()
+            for s in stores:
+                s.close()
+
+    asyncio.run(scenario())
