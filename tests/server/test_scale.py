@@ -97,7 +97,7 @@ def test_moves_reach_every_process_in_order(tmp_path: Path) -> None:
                 ack = mover.move(rng.choice(legal), n)
                 assert ack["type"] == "ack" and ack["index"] == n, ack
                 acked.append(ack["move"])
-            for c in spectators:
+            for c in (*seats, *spectators):  # the last move too, wherever it was made
                 c.wait_state(lambda s: s["moves"] == len(acked), timeout=10)
             assert [t for _, t in _stored(gid)] == acked
             replay = tracklayer.load_game({**Store(os.environ[PG_ENV]).load_game(gid).setup, "moves": acked})
