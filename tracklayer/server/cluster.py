@@ -41,7 +41,13 @@ class Cluster:
         (a move may have been announced while it was being built, before anyone here listened for
         it) and try to own it."""
         self.fanout.resync(room.id)
-        self.lease.want(room.id)
+        if self.needs_owner(room):
+            self.lease.want(room.id)
+
+    def needs_owner(self, room: Room) -> bool:
+        """Does the game need one process to act for it? Today: it has bots and is not over (turn clocks
+        will add their games). Games of humans only need none, and hold no lock."""
+        return bool(room.bots) and not room.game.is_over
 
     def unloaded(self, game_id: str) -> None:
         self.lease.release(game_id)

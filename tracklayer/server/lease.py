@@ -25,6 +25,13 @@ two processes (between a silent network loss and its detection) costs at most a 
 the ``(game_id, idx)`` key of the stored moves still lets only one of two racing moves in, so the
 game cannot fork.
 
+Only games that need an owner ask for one (:meth:`Cluster.needs_owner
+<tracklayer.server.cluster.Cluster.needs_owner>`: today, unfinished games with a bot seat), since
+every lock held takes a slot of PostgreSQL's shared lock table, which holds about
+``max_locks_per_transaction`` (64) x ``max_connections`` (100) entries for the whole database server:
+several thousand bot games in memory at once need those raised. A full table refuses new locks
+(logged; the games stay unowned until a slot frees) and never costs the locks already held.
+
 Keys are 64-bit hashes of the game ids (the one-``bigint`` form of the lock functions), so two
 games sharing a key, which would leave one of them without a bot runner, is not a practical worry.
 """
@@ -46,6 +53,11 @@ QUERY_TIMEOUT = 10.0  # a lock query that takes longer means the connection is g
 # the *database's* side of the lease connection probes it too: a holder whose host vanished (no
 # FIN, no RST) loses its locks after ~25 s of silence instead of the OS default of two hours
 SERVER_KEEPALIVES = "-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def lock_key(game_id: str) -> int:
@@ -120,7 +132,14 @@ class Lease:
                 async with conn:
                     delay = 0.25
                     while True:
-                        await self._step(conn)
+                        try:
+                            await self._step(conn)
+                        except psycopg.Error as exc:
+                            if conn.closed or conn.broken:
+                                raise
+                            # the session lives on, and so do its locks (e.g. PostgreSQL's lock table is
+                            # full: see max_locks_per_transaction): keep them, try again next period
+                            log.warning("game lease: %s", _first_line(exc))
                         self._wake.clear()
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(self._wake.wait(), RETRY)
@@ -130,8 +149,7 @@ class Lease:
                 lost = list(self._owned)
                 self._owned.clear()
                 log.warning("game lease connection: %s; %d game(s) given up, reconnecting in %.1f s",
-                            str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__,
-                            len(lost), delay)
+                            _first_line(exc), len(lost), delay)
                 if lost:
                     self.on_lost(lost)
             await asyncio.sleep(delay)
