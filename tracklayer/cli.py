@@ -198,6 +198,10 @@ def serve(
     settings.bot_delay = bot_delay
     settings.rate = rate_limit
     settings.idle_seconds = idle_timeout
+    if workers < 1:
+        raise fail("--workers must be 1 or more")
+    if log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise fail(f"--log-level: debug, info, warning or error, not {log_level!r}")
     settings.database_url = settings.database_url or default_database_url()
     refusal = sqlite_refusal(settings.database_url, workers) or hold_sqlite(settings.database_url)
     if refusal:  # several processes on one SQLite file would each show their own copy of a game
