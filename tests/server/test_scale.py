@@ -65,6 +65,14 @@ def _bot_moves(log: str, gid: str) -> set[int]:
     return {int(m) for m in re.findall(rf"game {re.escape(gid)}: move (\d+) by bot seat", log)}
 
 
+def _await_leases(server: Server, games: list[dict[str, Any]]) -> None:
+    """Wait until ``server`` owns these games (it created them; its lease is a query away)."""
+    deadline = time.monotonic() + 20
+    while not all(f"game {g['id']}: lease taken" in server.log() for g in games):
+        assert time.monotonic() < deadline, "the creating process did not take its games' leases"
+        time.sleep(0.05)
+
+
 def _log_of(client: Client) -> list[Any]:
     """The whole log as a client holds it: rebuilt from every state it received, as game.js does."""
     log: list[Any] = []
@@ -118,6 +126,7 @@ def test_each_games_bots_run_in_one_process(tmp_path: Path) -> None:
     with _processes(tmp_path, bot_delay=0.01) as (a, b):
         bots = a.create("ttr-new-york", [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
         mixed = a.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+        _await_leases(a, [bots, mixed])
         # both processes hold both games in memory (a spectator on each): both could run the bots
         watchers = [s.client(g["id"], g["spectator"]["token"]) for g in (bots, mixed) for s in (a, b)]
         human = b.client(mixed["id"], mixed["seats"][0]["token"])  # the human plays on the other process
@@ -240,6 +249,7 @@ def test_kill_9_of_one_process_under_load(tmp_path: Path) -> None:
     with _processes(tmp_path, bot_delay=0.01) as (a, b), _nginx(tmp_path, [a.port, b.port]) as port:
         # created on A: A holds every game's lease, so the kill also tests the takeover of its bots
         games = [a.create("ttr-new-york", [{"name": "Ann"}, {"name": "Bob"}, {"kind": "bot"}]) for _ in range(4)]
+        _await_leases(a, games)
         acked: dict[str, dict[int, str]] = {g["id"]: {} for g in games}
         seen = {g["id"]: [0, 0] for g in games}
         reconnects = [0]
