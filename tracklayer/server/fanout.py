@@ -145,11 +145,15 @@ class Fanout:
         except ValueError:
             log.warning("move listener: a notification that is not JSON (ignored)")
             return
+        if not isinstance(items, list):
+            return
         rooms = self.rooms.rooms
         for item in items:
             try:
                 game_id, idx, text = item
             except (TypeError, ValueError):
+                continue
+            if not (isinstance(game_id, str) and isinstance(idx, int) and isinstance(text, str)):
                 continue
             room = rooms.get(game_id)
             if room is None or idx < len(room.game.moves):  # not loaded here, or already applied
