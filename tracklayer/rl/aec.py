@@ -95,7 +95,7 @@ class TracklayerAECEnv(AECEnv):
         ep = self.episode
         if action is None:
             raise ValueError(f"{agent} is to move: pass an action index, not None")
-        if self.illegal_action == "terminate" and ep.legal_action(int(action)) is None:
+        if self.illegal_action == "terminate" and not ep.is_legal(int(action)):
             self._illegal(agent, int(action))
             return
         ep.play(action)

@@ -81,7 +81,10 @@ class Episode:
         self.first_player = first_player
         self.game_options = game_options
         self.game = self._start(0, 0)  # a template game: builds the codec and checks the options
-        self.codec = spec.codec(self.game, history)
+        codec = spec.codec(self.game, history)
+        # a codec that keeps state per observer (Ticket to Ride's templates) gets its own copy per episode:
+        # codecs are shared per board, and episodes stepped in turn would otherwise thrash that state
+        self.codec = codec.fork() if hasattr(codec, "fork") else codec
         self.view_options: dict[str, Any] = self.codec.view_options
         self.n_actions: int = self.codec.n_actions
         self.obs_size: int = self.codec.obs_size
@@ -191,6 +194,11 @@ class Episode:
         if seat == self.game.state.current and not self.done:
             return np.frombuffer(bytearray(self._position_mask()), dtype=np.int8)  # a copy per caller
         return np.zeros(self.n_actions, dtype=np.int8)
+
+    def is_legal(self, index: int) -> bool:
+        """Whether ``index`` is a legal move of the player to move (a look-up in the position's mask)."""
+        self._position()
+        return 0 <= index < self.n_actions and not self.done and bool(self._position_mask()[index])
 
     def legal_action(self, index: int) -> Action | None:
         """The legal engine action of ``index`` for the player to move, or None."""

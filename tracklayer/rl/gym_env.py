@@ -110,26 +110,32 @@ class TracklayerGymEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        reward, terminated, truncated, info = self.advance(action)
+        if self.observation_mode == "flat":
+            info["action_mask"] = self.action_masks()
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, terminated, truncated, info
+
+    def advance(self, action: Any) -> tuple[float, bool, bool, dict[str, Any]]:
+        """:meth:`step` without building the observation: (reward, terminated, truncated, info).
+        The batched API (``tracklayer.rl.BatchEnv``) writes observations into its own arrays."""
         ep = self.episode
         if ep.done or self._abandoned:
             raise IllegalAction("the episode is over: call reset()")
         index = int(action)
-        if ep.legal_action(index) is None:
+        if not ep.is_legal(index):
             if self.illegal_action == "raise":
                 raise IllegalAction(ep.illegal_message(index))
             gymnasium.logger.warn(f"illegal action {index}: the episode ends with reward {self.illegal_reward} "
                                   "(illegal_action='terminate'; mask the actions, see action_masks())")
             self._abandoned = True
-            info = {"illegal_action": index}
-            if self.observation_mode == "flat":
-                info["action_mask"] = self.action_masks()
-            return self._obs(), self.illegal_reward, True, False, info
+            return self.illegal_reward, True, False, {"illegal_action": index}
         ep.play(index)
         self._play_opponents()
-        reward = ep.rewards()[self.seat] if ep.done else 0.0
-        if self.render_mode == "human":
-            self.render()
-        return self._obs(), float(reward), ep.over, ep.truncated, self._info()
+        if not ep.done:
+            return 0.0, False, False, {}
+        return float(ep.rewards()[self.seat]), ep.over, ep.truncated, ep.final_info(self.seat)
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (sb3-contrib's MaskablePPO calls it); all True
