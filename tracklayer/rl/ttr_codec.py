@@ -17,7 +17,6 @@ colour and the count), and keeping tickets is a bitmask over the positions of th
 from __future__ import annotations
 
 import copy
-
 from array import array
 from collections.abc import Sequence
 from operator import getitem
