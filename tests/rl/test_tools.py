@@ -201,8 +201,15 @@ def test_sb3_models_as_opponents_in_subprocesses(tmp_path) -> None:
     model.save(tmp_path / "model.zip")
     pool = SelfPlayPool()
     pool.add(model)
+    from_path = make_gym("ttr_new_york_v1", observation="flat", opponents=str(tmp_path / "model.zip"))
+    from_path.reset(seed=0)
+    for _ in range(10):
+        _o, _r, term, trunc, _i = from_path.step(int(np.flatnonzero(from_path.action_masks())[0]))
+        if term or trunc:
+            from_path.reset()
+    # two subprocesses (each imports torch): the model itself travels as its saved bytes, and the pool
     vec = SubprocVecEnv([partial(make_gym, "ttr_new_york_v1", observation="flat", opponents=op)
-                         for op in (model, str(tmp_path / "model.zip"), pool)])
+                         for op in (model, pool)])
     try:
         vec.reset()
         for _ in range(20):
