@@ -282,3 +282,21 @@ def test_maskable_ppo_example_smoke() -> None:
                           cwd=root, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "ttr_new_york_v1 vs random: win rate" in proc.stdout and "95% CI" in proc.stdout
+
+
+def test_self_play_recipe_of_the_docs() -> None:
+    """docs/rl.md's loop: learn, freeze a snapshot into the pool, send the pool to the environments."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+
+    pool = SelfPlayPool(size=8, latest_prob=0.5)
+    vec = make_vec_env("tracklayer.rl:tracklayer/TTRNewYork-v1", n_envs=2,
+                       env_kwargs={"observation": "flat", "seat": "random", "opponents": "random"})
+    model = MaskablePPO("MlpPolicy", vec, n_steps=64, batch_size=64, device="cpu", seed=0)
+    for _generation in range(2):
+        model.learn(128, reset_num_timesteps=False)
+        pool.add(model)
+        vec.env_method("set_opponents", pool)
+    assert vec.get_attr("opponent_names") == [["SelfPlayPool(2 snapshots)"]] * 2
+    model.learn(128, reset_num_timesteps=False)  # games against the snapshots

@@ -19,6 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from tracklayer.core.errors import IllegalAction
 from tracklayer.rl.core import EnvSpec, Episode
 
 
@@ -95,10 +96,13 @@ class TracklayerAECEnv(AECEnv):
         ep = self.episode
         if action is None:
             raise ValueError(f"{agent} is to move: pass an action index, not None")
-        if self.illegal_action == "terminate" and not ep.is_legal(int(action)):
+        try:
+            ep.play(action)  # checks the index on the position's mask: the game is unchanged when illegal
+        except IllegalAction:
+            if self.illegal_action == "raise":
+                raise
             self._illegal(agent, int(action))
             return
-        ep.play(action)
         self._cumulative_rewards[agent] = 0.0
         if not ep.done:  # rewards come only at the end: they are all zero here, nothing to clear or add up
             self.agent_selection = self.possible_agents[ep.game.state.current]

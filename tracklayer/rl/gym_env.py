@@ -124,14 +124,15 @@ class TracklayerGymEnv(gymnasium.Env):
         if ep.done or self._abandoned:
             raise IllegalAction("the episode is over: call reset()")
         index = int(action)
-        if not ep.is_legal(index):
+        try:
+            ep.play(index)  # checks the index on the position's mask: the game is unchanged when illegal
+        except IllegalAction:
             if self.illegal_action == "raise":
-                raise IllegalAction(ep.illegal_message(index))
+                raise
             gymnasium.logger.warn(f"illegal action {index}: the episode ends with reward {self.illegal_reward} "
                                   "(illegal_action='terminate'; mask the actions, see action_masks())")
             self._abandoned = True
             return self.illegal_reward, True, False, {"illegal_action": index}
-        ep.play(index)
         self._play_opponents()
         if not ep.done:
             return 0.0, False, False, {}
