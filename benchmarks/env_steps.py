@@ -33,10 +33,10 @@ import tracklayer
 from tracklayer.rl import BatchEnv, make_env, make_gym, make_raw_env
 
 ROWS = [
-    ("ttr_europe_v1", {"players": 2}),
-    ("ttr_europe_v1", {"players": 2, "history": 8}),
-    ("ttr_europe_v1", {"players": 4}),
-    ("ttr_europe_v1", {"players": 3, "variant": "mega"}),
+    ("ttr_europe_v2", {"players": 2}),
+    ("ttr_europe_v2", {"players": 2, "history": 8}),
+    ("ttr_europe_v2", {"players": 4}),
+    ("ttr_europe_v2", {"players": 3, "variant": "mega"}),
     ("ttr_new_york_v1", {"players": 2}),
     ("ttr_new_york_v1", {"players": 4}),
     ("trans_europa_v1", {"players": 2}),
@@ -161,9 +161,9 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only rows whose label contains this text")
     args = parser.parse_args()
     print(f"{'environment':<18}{'options':<36}{'steps/s (CPU)':>14}{'steps/s (wall)':>16}{'episodes':>10}")
-    rows = [(n, o, "aec raw") for n, o in ROWS] + [("ttr_europe_v1", {"players": 2}, "aec wrapped"),
-                                                   ("ttr_europe_v1", {"players": 2}, "gym vs random"),
-                                                   ("ttr_europe_v1", {"players": 2}, "batch64 vs random"),
+    rows = [(n, o, "aec raw") for n, o in ROWS] + [("ttr_europe_v2", {"players": 2}, "aec wrapped"),
+                                                   ("ttr_europe_v2", {"players": 2}, "gym vs random"),
+                                                   ("ttr_europe_v2", {"players": 2}, "batch64 vs random"),
                                                    ("ttr_new_york_v1", {"players": 2}, "gym vs random"),
                                                    ("ttr_new_york_v1", {"players": 2}, "batch64 vs random")]
     for name, options, kind in rows:

@@ -74,7 +74,7 @@ def evaluate(model, name: str, opponent: str, games: int) -> tuple[float, tuple[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--envs", default="ttr_europe_v1,ttr_new_york_v1")
+    parser.add_argument("--envs", default="ttr_europe_v2,ttr_new_york_v1")
     parser.add_argument("--opponents", default="random,greedy")
     parser.add_argument("--timesteps", type=int, default=50_000, help="learner moves of training per model")
     parser.add_argument("--eval-games", type=int, default=200)

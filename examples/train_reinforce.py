@@ -106,7 +106,7 @@ def train(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--env", default="ttr_europe_v1")
+    parser.add_argument("--env", default="ttr_europe_v2")
     parser.add_argument("--minutes", type=float, default=2.0, help="training time budget")
     parser.add_argument("--episodes", type=int, default=0, help="stop after this many episodes (0: no limit)")
     parser.add_argument("--batch", type=int, default=16)

@@ -246,3 +246,16 @@ def test_cli_quit_and_eof_exit_zero_and_bad_game_exits_two() -> None:
     assert quit_.returncode == 0 and "Game abandoned" in quit_.stdout
     assert eof.returncode == 0 and "Game abandoned" in eof.stdout and "Traceback" not in eof.stderr
     assert bad.returncode == 2 and "unknown game" in bad.stderr
+
+
+def test_mega_starting_choice_in_two_steps() -> None:
+    # first the 2 long tickets (keep one or none), and only then the 5 regular ones, with their rule
+    con, buf = console()
+    game = play_terminal("ttr-europe", ["you", "bot"], seed=4, variant="mega", console=con,
+                         input_fn=script(["keep all", "keep none", "keep all", "quit"]))
+    out = buf.getvalue()
+    first, second = out.split("✓ keep none")
+    assert "Keep at most 1 long ticket, or none" in first and "'keep none'" in first
+    assert "at most 1 long" in first  # 'keep all' of both long tickets was refused
+    assert "Keep at least 3" in second
+    assert len(game.state.tickets[0]) == 5 and not any(game.board.tickets[t].long for t in game.state.tickets[0])

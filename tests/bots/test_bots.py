@@ -138,6 +138,29 @@ def test_every_ttr_bot_plays_complete_games(game: str, variant: str | None, n: i
         assert all(b.calls for b in bots)
 
 
+@pytest.mark.parametrize("name", [*TTR_BOTS, "lookahead", "one-step"])
+def test_every_ttr_bot_makes_megas_two_step_starting_choice(name: str) -> None:
+    # first the long tickets alone (keep one or none), then the regular ones with the rule that follows
+    g = tracklayer.new_game("ttr-europe", 3, seed=31, variant="mega")
+    bot = JsonOnly(_fast_mcts(0) if name == "mcts" else make_bot(name, 0))
+    first = bot.choose(g.view(0), g.legal_actions())
+    assert first in g.legal_actions() and len(first.tickets) <= 1
+    g.apply(first)
+    second = bot.choose(g.view(0), g.legal_actions())
+    assert second in g.legal_actions() and len(second.tickets) >= (2 if first.tickets else 3)
+
+
+def test_planner_keeps_a_long_ticket_it_can_build_with_the_regular_ones_and_none_otherwise() -> None:
+    kept = []
+    for seed in range(4):
+        g = tracklayer.new_game("ttr-europe", 3, seed=seed, variant="mega")
+        full = make_bot("planner", 0).choose(g.view(0), g.legal_actions())
+        kept.append(len(full.tickets))
+        g.state.wagons[0] = 12  # not even the long ticket alone fits: keep none, take 3 short ones
+        assert make_bot("planner", 0).choose(g.view(0), g.legal_actions()) == g.table.keep(())
+    assert kept == [1, 1, 1, 1]
+
+
 @pytest.mark.parametrize("game", ["trans-europa", "trans-america"])
 def test_every_trans_bot_plays_complete_games(game: str) -> None:
     g = tracklayer.new_game(game, 3, seed=5)

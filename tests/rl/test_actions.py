@@ -65,7 +65,7 @@ def test_block_mask_equals_the_mask_of_the_listed_actions(game: str, variant: st
     """``codec.mask`` (filled from the engine's ``main_parts`` in a main-phase turn) sets exactly the
     indices of ``codec.legal`` (one action at a time), and the environment decodes each to the engine's
     legal action."""
-    env = make_raw_env("ttr_europe_v1" if game == "ttr-europe" else "ttr_new_york_v1", players=n,
+    env = make_raw_env("ttr_europe_v2" if game == "ttr-europe" else "ttr_new_york_v1", players=n,
                        **({"variant": variant} if variant else {}))
     ep = env.episode
     main = 0
@@ -173,7 +173,7 @@ def test_station_and_claim_encodings_share_one_index_across_payments() -> None:
 
 
 def test_env_step_plays_the_decoded_move() -> None:
-    env = make_raw_env("ttr_europe_v1")
+    env = make_raw_env("ttr_europe_v2")
     env.reset(seed=9)
     rng = np.random.default_rng(0)
     for _ in range(80):
@@ -199,3 +199,42 @@ def test_codec_is_shared_per_board_variant_and_player_count() -> None:
     assert ttr_codec(a) is ttr_codec(b)
     assert ttr_codec(a) is not ttr_codec(c)
     assert isinstance(ttr_codec(c), TTRCodec)
+
+
+def test_mega_keep_block_has_keep_none_and_the_largest_single_offer() -> None:
+    # ttr_europe_v2: Mega's starting deal is two offers (2 long, then 5 regular), so P is 5 (was 7) and the
+    # keep block starts with "keep none" (return both long tickets); every other layout is as in v1
+    sizes = {}
+    for game, variant, n in CONFIGS:
+        sizes[(game, variant)] = ttr_codec(tracklayer.new_game(game, n, seed=0, variant=variant)).n_actions
+    assert sizes[("ttr-europe", "classic")] == sizes[("ttr-europe", "1912")] == 2326
+    assert sizes[("ttr-europe", "big-cities")] == 2326 - 15 + 31
+    assert sizes[("ttr-new-york", None)] == 238
+    assert sizes[("ttr-europe", "mega")] == 2326 - 15 + 32
+    g = tracklayer.new_game("ttr-europe", 3, seed=5, variant="mega")
+    codec = ttr_codec(g)
+    keep = codec.action_blocks["keep"]
+    assert codec.offer_size == 5 and codec.keep_none and len(keep) == 32
+    assert codec.action_label(keep.start) == "keep none" and codec.action_label(keep.start + 1) == \
+        "keep offer position(s) 1"
+    idx, acts = codec.legal(g)
+    assert str(acts[0]) == "keep none" and idx == [keep.start, keep.start + 1, keep.start + 2]
+    assert codec.decode(g, keep.start) == g.table.keep(())
+    assert codec.encode(g, g.parse("keep none")) == keep.start
+    mask = codec.mask(g)
+    assert list(np.flatnonzero(mask)) == idx
+    g.apply(acts[1])  # one long ticket kept: now the 5 regular ones, keep at least 2
+    idx, acts = codec.legal(g)
+    assert len(idx) == 26 and min(idx) > keep.start and max(idx) == keep.stop - 1  # keep all 5
+    assert codec.decode(g, keep.start) == g.table.keep(()) and keep.start not in idx  # decodes; not legal here
+    classic = ttr_codec(tracklayer.new_game("ttr-europe", 2, seed=0))
+    assert not classic.keep_none
+    with pytest.raises(ValueError, match="not a ticket choice"):
+        classic.encode(tracklayer.new_game("ttr-europe", 2, seed=0), classic.board.actions.keep(()))
+
+
+def test_the_retired_europe_environment_says_what_replaced_it() -> None:
+    from tracklayer.rl import get_spec
+
+    with pytest.raises(KeyError, match="replaced by ttr_europe_v2"):
+        get_spec("ttr_europe_v1")

@@ -11,11 +11,11 @@ from pettingzoo.test import api_test, seed_test
 
 import tracklayer
 from tracklayer import IllegalAction
-from tracklayer.rl import Episode, env_names, get_spec, make_env, make_gym, make_raw_env, ttr_europe_v1, ttr_new_york_v1
+from tracklayer.rl import Episode, env_names, get_spec, make_env, make_gym, make_raw_env, ttr_europe_v2, ttr_new_york_v1
 
 ENVS = [
-    (ttr_europe_v1.env, {}),
-    (ttr_europe_v1.env, {"players": 3, "variant": "mega", "history": 4, "reward": "win"}),
+    (ttr_europe_v2.env, {}),
+    (ttr_europe_v2.env, {"players": 3, "variant": "mega", "history": 4, "reward": "win"}),
     (ttr_new_york_v1.env, {"players": 4}),
 ]
 
@@ -29,8 +29,8 @@ def _quiet():
 
 
 def test_every_engine_game_with_a_codec_is_listed() -> None:
-    assert env_names() == ["ttr_europe_v1", "ttr_new_york_v1", "trans_europa_v1", "trans_america_v1"]
-    assert get_spec("ttr_europe_v1").game in tracklayer.games()
+    assert env_names() == ["ttr_europe_v2", "ttr_new_york_v1", "trans_europa_v1", "trans_america_v1"]
+    assert get_spec("ttr_europe_v2").game in tracklayer.games()
     with pytest.raises(KeyError):
         get_spec("chess_v6")
 
@@ -65,7 +65,7 @@ def play_masked_random(env, seed: int, action_seed: int) -> tuple[list[int], dic
 
 
 def test_same_seed_same_episode_and_the_engine_replays_it() -> None:
-    env1, env2 = make_env("ttr_europe_v1"), make_env("ttr_europe_v1")
+    env1, env2 = make_env("ttr_europe_v2"), make_env("ttr_europe_v2")
     a1, r1, m1 = play_masked_random(env1, seed=123, action_seed=5)
     a2, r2, m2 = play_masked_random(env2, seed=123, action_seed=5)
     assert (a1, r1, m1) == (a2, r2, m2)
@@ -106,7 +106,7 @@ def test_rewards(reward: str) -> None:
 
 
 def test_truncation_at_max_steps() -> None:
-    env = make_env("ttr_europe_v1", max_steps=25)
+    env = make_env("ttr_europe_v2", max_steps=25)
     env.reset(seed=1)
     rng = np.random.default_rng(0)
     steps = 0
@@ -124,17 +124,17 @@ def test_truncation_at_max_steps() -> None:
 
 
 def test_illegal_actions_are_refused_with_their_meaning() -> None:
-    env = make_env("ttr_europe_v1", illegal_action="raise")
+    env = make_env("ttr_europe_v2", illegal_action="raise")
     env.reset(seed=2)
     claim = env.unwrapped.codec.action_blocks["claim"].start
     with pytest.raises(IllegalAction, match=r"action \d+ \(claim .*\) is not legal now"):
         env.step(claim)
     with pytest.raises(ValueError):
-        make_env("ttr_europe_v1", reward="points")
+        make_env("ttr_europe_v2", reward="points")
     with pytest.raises(TypeError, match="unknown option"):
         make_env("ttr_new_york_v1", variant="mega")
     with pytest.raises(tracklayer.TracklayerError):
-        make_env("ttr_europe_v1", variant="nope")
+        make_env("ttr_europe_v2", variant="nope")
 
 
 def test_wrapped_env_keeps_pettingzoos_order_and_bounds_checks() -> None:
@@ -142,7 +142,7 @@ def test_wrapped_env_keeps_pettingzoos_order_and_bounds_checks() -> None:
     nothing before ``reset()``, no action outside ``Discrete(n)``, no step of a dead agent."""
     from pettingzoo.utils import wrappers
 
-    env = make_env("ttr_europe_v1")
+    env = make_env("ttr_europe_v2")
     assert isinstance(env, wrappers.OrderEnforcingWrapper)
     for name in ("agent_selection", "agents", "terminations"):
         with pytest.raises(AttributeError, match="before reset"):
@@ -177,9 +177,9 @@ def test_first_player_random_is_seeded() -> None:
 @pytest.mark.parametrize(("name", "options", "episodes"), [
     ("ttr_new_york_v1", {"players": 2}, 900),
     ("ttr_new_york_v1", {"players": 4}, 300),
-    ("ttr_europe_v1", {"players": 2}, 200),
-    ("ttr_europe_v1", {"players": 5, "variant": "big-cities"}, 40),
-    ("ttr_europe_v1", {"players": 3, "variant": "mega", "max_steps": 120}, 120),
+    ("ttr_europe_v2", {"players": 2}, 200),
+    ("ttr_europe_v2", {"players": 5, "variant": "big-cities"}, 40),
+    ("ttr_europe_v2", {"players": 3, "variant": "mega", "max_steps": 120}, 120),
 ])
 def test_masked_random_episodes_end_properly(name: str, options: dict, episodes: int) -> None:
     """Thousands of episodes (1,560) driven through the mask: each ends (or is truncated) cleanly."""
@@ -209,7 +209,7 @@ def test_masked_random_episodes_end_properly(name: str, options: dict, episodes:
 
 
 def test_gymnasium_wrapper_against_random_bots() -> None:
-    env = make_gym("ttr_europe_v1", opponents="random", seat="random")
+    env = make_gym("ttr_europe_v2", opponents="random", seat="random")
     wins = []
     for seed in range(3):
         obs, info = env.reset(seed=seed)
@@ -254,6 +254,6 @@ def test_gymnasium_make_and_check_env() -> None:
     assert (reward, term, trunc, info) == (-5.0, True, False, {"illegal_action": bad})
     assert obs["action_mask"].all()  # nobody acts on it: all ones, so a masked sampler never sees an empty mask
     with pytest.raises(ValueError):
-        make_gym("ttr_europe_v1", players=3, opponents=["random"])
+        make_gym("ttr_europe_v2", players=3, opponents=["random"])
     with pytest.raises(tracklayer.TracklayerError):
-        make_gym("ttr_europe_v1", opponents="nobody")
+        make_gym("ttr_europe_v2", opponents="nobody")

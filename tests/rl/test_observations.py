@@ -117,7 +117,7 @@ def test_compact_observation_equals_the_json_view_observation(config, seed, move
 def test_env_observations_follow_every_move_of_a_game() -> None:
     """Through the environment (the mask cached per position): every observation of every agent equals the
     reference path, move after move, across episodes."""
-    env = make_raw_env("ttr_europe_v1", players=3, history=2)
+    env = make_raw_env("ttr_europe_v2", players=3, history=2)
     codec = env.codec
     rng = np.random.default_rng(1)
     for episode in range(2):

@@ -21,7 +21,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, ren
 
 from tracklayer.rl import BatchEnv, SelfPlayPool, env_names, make_gym, make_raw_env
 
-GYM_IDS = ["tracklayer/TTREurope-v1", "tracklayer/TTRNewYork-v1", "tracklayer/TransEuropa-v1",
+GYM_IDS = ["tracklayer/TTREurope-v2", "tracklayer/TTRNewYork-v1", "tracklayer/TransEuropa-v1",
            "tracklayer/TransAmerica-v1"]
 
 
@@ -70,7 +70,7 @@ def test_sb3_check_env_with_defaults(gym_id: str) -> None:
         check_env(gymnasium.make(gym_id, observation="flat"))
 
 
-@pytest.mark.parametrize("name", ["ttr_europe_v1", "ttr_new_york_v1", "trans_europa_v1", "trans_america_v1"])
+@pytest.mark.parametrize("name", ["ttr_europe_v2", "ttr_new_york_v1", "trans_europa_v1", "trans_america_v1"])
 def test_pettingzoo_tests_with_defaults(name: str) -> None:
     assert name in env_names()
     mod = importlib.import_module(f"tracklayer.rl.{name}")
@@ -99,7 +99,7 @@ def test_max_cycles_is_moves_per_episode() -> None:
 
 # ---------------------------------------------------------------- illegal actions
 def test_illegal_action_ends_the_game_for_the_offender() -> None:
-    env = make_raw_env("ttr_europe_v1")
+    env = make_raw_env("ttr_europe_v2")
     env.reset(seed=2)
     agent = env.agent_selection
     bad = int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0])
@@ -128,7 +128,7 @@ def test_next_step_autoreset_never_hands_a_masked_sampler_an_empty_mask() -> Non
 
 
 def test_flat_observation_and_action_masks() -> None:
-    env = make_gym("ttr_europe_v1", observation="flat")
+    env = make_gym("ttr_europe_v2", observation="flat")
     obs, info = env.reset(seed=3)
     assert env.observation_space.contains(obs) and obs.shape == (env.episode.obs_size,)
     assert info["action_mask"].dtype == bool and np.array_equal(info["action_mask"], env.action_masks())
@@ -141,7 +141,7 @@ def test_flat_observation_and_action_masks() -> None:
 
 # ---------------------------------------------------------------- final info
 def test_final_info_has_the_result_breakdown() -> None:
-    env = make_gym("ttr_europe_v1", opponents="random")
+    env = make_gym("ttr_europe_v2", opponents="random")
     env.reset(seed=5)
     done = False
     while not done:
@@ -230,7 +230,7 @@ def test_sb3_make_vec_env_asks_for_rgb_array() -> None:
 
 
 # ---------------------------------------------------------------- rendering
-@pytest.mark.parametrize("name", ["ttr_europe_v1", "trans_america_v1"])
+@pytest.mark.parametrize("name", ["ttr_europe_v2", "trans_america_v1"])
 def test_rgb_array_shows_the_board(name: str) -> None:
     env = make_raw_env(name, render_mode="rgb_array")
     env.reset(seed=1)

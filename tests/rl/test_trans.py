@@ -256,3 +256,15 @@ def test_a_learner_that_builds_towards_its_cities_is_paid_against_random() -> No
         _obs, reward, term, trunc, info = env.step(env.codec.encode(game, action))
         done = term or trunc
     assert reward > 0 and info["winner"]
+
+
+def test_the_supply_feature_counts_rail_pieces_a_double_line_being_one():
+    g = tracklayer.new_game("trans-europa", 3, seed=3)
+    for p in ("12,5", "10,1", "21,10"):
+        g.apply(f"start {p}")
+    g.apply("rail 12,5-13,4")  # a double line: the whole turn, one piece of the 85
+    codec = trans_codec(g)
+    for seat in range(3):
+        obs = codec.observe_game(g, seat)
+        assert obs[codec._o_supply] == pytest.approx(84 / 85)
+        assert "supply: 84" in codec.describe(obs)

@@ -126,7 +126,7 @@ def build(g: TransGame, p: int, *lines: str) -> None:
     for text in lines:
         e = line(g, text)
         s.owner[e] = p
-        s.supply -= g.rules.effects(s).line_cost[e]
+        s.supply -= 1  # one piece per line, a double line too
         s.networks.union(g.board.edge_a[e], g.board.edge_b[e])
     g._legal = None
 

@@ -36,8 +36,18 @@ def test_trans_europa_channel_ferry_and_alps_tunnel_are_single_lines():
     tunnel = b.edge(b.parse_point("13,8"), b.parse_point("14,9"))
     assert (b.edge_cost[ferry], b.edge_terrain[ferry]) == (1, "ferry")
     assert (b.edge_cost[tunnel], b.edge_terrain[tunnel]) == (1, "tunnel")
-    assert b.terrains == frozenset()  # no double line has a known terrain on Trans Europa
-    assert load_board("trans-america").terrains == frozenset({"water", "mountain"})
+    assert load_board("trans-america").terrains == b.terrains == frozenset({"water", "mountain"})
+
+
+@pytest.mark.parametrize("game", ["trans-europa", "trans-america"])
+def test_every_double_line_is_labelled_water_or_mountain(game):
+    # cards 4 and 5 need the terrain of every double line (Trans Europa's are derived: tools/trans_terrain.py)
+    b = load_board(game)
+    doubles = [e for e in range(b.n_edges) if b.edge_cost[e] == 2]
+    assert doubles and all(b.edge_terrain[e] in ("water", "mountain") for e in doubles)
+    labels = [b.edge_terrain[e] for e in doubles]
+    assert labels.count("water") >= 40 and labels.count("mountain") >= 40
+    assert all(b.edge_terrain[e] in (None, "ferry", "tunnel") for e in range(b.n_edges) if b.edge_cost[e] == 1)
 
 
 def test_points_are_written_x_comma_row():
@@ -89,6 +99,7 @@ def _data(game="trans-europa"):
     (lambda d: d.pop("rails"), r"missing field 'rails'"),
     (lambda d: d.update(family="ttr"), r"family 'ttr' is not a Trans"),
     (lambda d: d.update(cities=d["cities"][:30]), r"cities: colour \w+ has \d cities, fewer than 6 players"),
+    (lambda d: d.update(rails_per_turn=1), r"rails_per_turn \(1\) must reach the dearest line's cost \(2\)"),
 ])
 def test_broken_map_files_name_file_entry_and_problem(mutate, message):
     data = _data()
@@ -103,6 +114,7 @@ def test_broken_map_files_name_file_entry_and_problem(mutate, message):
     (lambda d: d["cards"][1].update(id=1), r"cards\[1\] \(card 1\): ids must be positive and unique"),
     (lambda d: d["cards"][0].update(missing=[[0, 3]]), r"card 1\): 'missing' must start at 1"),
     (lambda d: d["cards"][8].update(rails=[3, 0]), r"card 9\): rails must be a list of positive"),
+    (lambda d: d["cards"][8].update(rails=[1, 1]), r"card 9\): rails must reach 2 in some turn"),
     (lambda d: d["cards"][3].update(terrain="sky"), r"card 4\): terrain must be one of"),
 ])
 def test_broken_special_card_files_name_the_card(mutate, message):

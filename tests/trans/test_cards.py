@@ -162,14 +162,72 @@ def test_card_5_mountain_doubles_count_as_single():
     assert fx.line_cost[line(g, "9,5-11,5")] == 1
 
 
-def test_cards_4_and_5_need_terrain_data_which_trans_europa_lacks():
-    g = new("trans-europa")
+def test_cards_4_and_5_are_refused_on_a_board_whose_data_marks_no_terrain():
+    from tracklayer.maps.loader import read_map
+    from tracklayer.trans.board import board_from_data
+
+    data, _ = read_map("trans-europa")
+    data = json.loads(json.dumps(data))
+    for e in data["edges"]:
+        if e["cost"] == 2:
+            e["terrain"] = None
+    bare = board_from_data(data, "bare.json", "bare")
     with pytest.raises(IllegalAction, match=r"needs double lines marked 'water'.*Trans Europa board data marks none"):
-        new("trans-europa", special_cards=4)
+        card_plan(4, bare)
     with pytest.raises(IllegalAction, match="'mountain'"):
-        new("trans-europa", special_cards=[3, 5])
-    assert 4 not in card_plan("each-round", g.board).deck and 5 not in card_plan("each-round", g.board).deck
-    assert {4, 5} <= set(card_plan("each-round", new("trans-america").board).deck)
+        card_plan([3, 5], bare)
+    assert 4 not in card_plan("each-round", bare).deck and len(card_plan("each-round", bare).deck) == 17
+
+
+@pytest.mark.parametrize("game", ["trans-europa", "trans-america"])
+def test_the_each_round_deck_holds_all_19_cards_on_both_boards(game):
+    g = new(game, 3, seed=4, special_cards="each-round")
+    assert card_plan("each-round", g.board).deck == tuple(range(1, 20))
+    assert len(g.state.special_deck) + len(g.state.cards) == 19
+
+
+def europa_terrain_round(cards, hands, markers):
+    g = new("trans-europa", 3, seed=3, special_cards=cards)
+    finish_choices(g)
+    set_hands(g, [list(h) for h in hands])
+    place_markers(g, list(markers))
+    return g
+
+
+def test_trans_europa_double_lines_used_here_have_the_derived_terrain():
+    b = new("trans-europa").board
+    for text in ("13,12-15,12", "15,12-14,13", "6,11-8,11"):  # Tyrrhenian Sea by Rome, Balearic Sea by Barcelona
+        assert (b.edge_cost[line(new(), text)], b.edge_terrain[line(new(), text)]) == (2, "water")
+    for text in ("17,8-18,7", "16,9-17,8", "12,9-13,8"):  # Alps by Vienna and Zürich
+        assert (b.edge_cost[line(new(), text)], b.edge_terrain[line(new(), text)]) == (2, "mountain")
+
+
+def test_card_4_on_trans_europa_water_doubles_count_single_for_the_turn_and_the_missing_rails():
+    hands, markers = (("Rome",), ("Oslo",), ("Sofia",)), ("13,12", "10,1", "21,10")
+    g = europa_terrain_round(4, hands, markers)
+    plain = europa_terrain_round(None, hands, markers)
+    assert (g.view(0)["missing_rails"], plain.view(0)["missing_rails"]) == (1, 2)  # 13,12-15,12 is water
+    g.apply("rail 13,12-15,12")  # now one rail of the turn: Rome joined on the first rail, the round is over
+    assert g.state.round == 2 and g.state.history[0]["connected"][0]
+    g = europa_terrain_round(4, (("Vienna",), ("Oslo",), ("Sofia",)), ("18,7", "10,1", "21,10"))
+    assert g.view(0)["missing_rails"] == 2  # 17,8-18,7 is a mountain: still double under card 4
+    g.apply("rail 17,8-18,7")
+    assert g.state.round == 2  # a double uses the whole turn ... and joined Vienna
+    fx = effects_of(g.board, [4])
+    assert fx.line_cost[line(g, "6,11-8,11")] == 1 and fx.line_cost[line(g, "12,9-13,8")] == 2
+
+
+def test_card_5_on_trans_europa_mountain_doubles_count_single():
+    g = europa_terrain_round(5, (("Vienna",), ("Oslo",), ("Sofia",)), ("16,9", "10,1", "21,10"))
+    assert g.view(0)["missing_rails"] == 1  # 16,9-17,8 over the Alps counts 1
+    g.apply("rail 16,9-17,8")
+    assert g.state.round == 2 and g.state.history[0]["missing"][0] == 0
+    g = europa_terrain_round(5, (("Zürich",), ("Oslo",), ("Sofia",)), ("12,9", "10,1", "21,10"))
+    g.apply("rail 10,9-12,9")
+    assert g.current_player == 0 and g.state.used == 1  # a single: one rail of the budget left ...
+    assert can(g, "rail 12,9-13,8")  # ... enough for a mountain "double" under card 5
+    fx = effects_of(g.board, [5])
+    assert fx.line_cost[line(g, "13,12-15,12")] == 2 and fx.line_cost[line(g, "17,8-18,7")] == 1
 
 
 # --------------------------------------------------------------------------------------------- 6, 7: returns

@@ -2,7 +2,7 @@
 
 Situations are built on Trans Europa around Paris (9,6), Amsterdam (11,4) and Zürich (13,8):
   9,6-10,5, 10,5-11,4, 11,6-12,7, 12,7-13,8, 9,11-11,10 ... are single lines;
-  11,4-12,3, 11,4-13,4, 12,5-13,4, 12,5-14,5 are double lines (water).
+  11,4-12,3, 11,4-13,4, 12,5-13,4, 12,5-14,5 are double lines.
 Hands are often cut down to the cities that matter: the rules do not depend on how many cities a
 player holds, and short hands keep the geometry readable.
 """
@@ -147,7 +147,7 @@ def test_two_single_rails_or_one_double_rail_per_turn():
     assert can(g, "rail 12,5-13,4") and can(g, "rail 12,5-14,5")  # doubles are offered with 2 rails left
     g.apply("rail 12,5-13,4")  # one double line uses the whole turn
     assert g.current_player == 1
-    assert g.state.supply == 85 - 2
+    assert g.state.supply == 85 - 1  # ... but only one rail piece: "eine Schiene auf eine freie Doppellinie"
     play_other_turns(g, 0)
     g.apply("rail 11,4-12,5")  # one single: now only single lines fit in the turn
     assert g.state.used == 1
@@ -187,28 +187,45 @@ def test_end_finishes_a_turn_early_but_only_after_a_rail():
     assert g.current_player == 1 and g.state.used == 0
 
 
+ISLAND = ("1,6-3,6", "1,6-2,7", "3,6-4,7", "3,6-2,7", "2,7-4,7")  # singles; every way out is a double line
+
+
 def test_a_player_must_build_when_possible_and_passes_only_when_not():
-    # points 1,6 3,6 2,7 4,7 form an island of single lines: every way out is a double line
-    g = rails_game(markers=("1,6", "10,1", "21,10"))
+    # a pass needs a turn budget below 2 with only double lines free: card 9's third round of turns
+    g = new(n=3, seed=3, special_cards=9)
+    set_hands(g, [["Amsterdam"], ["Oslo"], ["Sofia"]])
+    place_markers(g, ["1,6", "10,1", "21,10"])
     assert_illegal(g, "pass", "must place at least one rail")
-    build(g, 0, "1,6-3,6", "1,6-2,7", "3,6-4,7", "3,6-2,7", "2,7-4,7")
-    g.state.supply = 1
+    build(g, 0, *ISLAND)
+    g.state.turn = 2 * 3  # rhythm 3, 2, 1: the third round of turns has 1 rail each
     g._legal = None
     assert legal_texts(g) == ["pass"]
     g.apply("pass")
     assert g.current_player == 1 and g.state.round == 1
     assert "pass" not in legal_texts(g)
     assert_illegal(g, "pass", "must place at least one rail")
+    play_other_turns(g, 0)  # Bob and Cy build; then the rhythm is back at 3 and Ann takes a double line
+    assert g.view(0, hints=False)["turn"]["budget"] == 3
+    rails = [a for a in g.legal_actions() if a.kind == "rail"]
+    assert rails and all(g.board.edge_cost[a.line] == 2 for a in rails)
+    g.apply(rails[0])
+    assert g.state.used == 2 and g.state.round == 1 and g.state.history == []
 
 
-def test_a_round_in_which_nobody_can_build_any_more_ends_and_is_scored():
+def test_no_blocked_round_end_a_last_rail_may_go_on_a_double_line():
+    # Before: the supply had 1 rail, only double lines were free for everybody, so the round ended "blocked".
+    # A double line takes one rail piece: Ann builds one with the last piece and the supply ends the round.
     g = rails_game(markers=("1,6", "3,6", "2,7"))
-    build(g, 0, "1,6-3,6", "1,6-2,7", "3,6-4,7", "3,6-2,7", "2,7-4,7")
+    build(g, 0, *ISLAND)
     g.state.supply = 1
     g._legal = None
-    g.apply("pass")
+    assert "pass" not in legal_texts(g)
+    assert_illegal(g, "pass", "must place at least one rail")
+    rails = [a for a in g.legal_actions() if a.kind == "rail"]
+    assert rails and all(g.board.edge_cost[a.line] == 2 for a in rails)
+    g.apply(rails[0])
     assert g.state.round == 2
-    assert g.state.history[0]["ended_by"] == "blocked"
+    assert g.state.history[0]["ended_by"] == "supply"
 
 
 def test_the_supply_running_out_ends_the_round_at_once():
@@ -223,12 +240,34 @@ def test_the_supply_running_out_ends_the_round_at_once():
     assert sum(1 for o in record["owner"] if o >= 0) == 3
 
 
-def test_a_double_line_needs_two_rails_of_the_supply():
+def test_a_double_line_takes_one_rail_piece_of_the_supply():
+    g = rails_game(markers=("12,5", "10,1", "21,10"))
+    g.state.supply = 2
+    g._legal = None
+    g.apply("rail 12,5-13,4")  # double: the whole turn, one piece
+    assert (g.state.supply, g.current_player, g.state.round) == (1, 1, 1)
     g = rails_game(markers=("12,5", "10,1", "21,10"))
     g.state.supply = 1
     g._legal = None
-    assert not can(g, "rail 12,5-13,4")
-    assert_illegal(g, "rail 12,5-13,4", "needs 2 rails and the supply has 1")
+    assert can(g, "rail 12,5-13,4")  # the last piece may go on a double line
+    g.apply("rail 12,5-13,4")
+    assert g.state.round == 2 and g.state.history[0]["ended_by"] == "supply"
+
+
+def test_a_round_ends_after_85_pieces_however_many_are_double_lines():
+    # build a double line whenever one is offered: the supply still lasts 85 lines, not 85 rails' worth of cost
+    g = new(n=2, seed=11)
+    set_hands(g, [["Moscow"], ["Madrid"]])
+    place_markers(g, ["1,6", "31,4"])
+    while g.state.round == 1:
+        rails = [a for a in g.legal_actions() if a.kind == "rail"]
+        doubles = [a for a in rails if g.board.edge_cost[a.line] == 2]
+        g.apply((doubles or rails)[0])
+    rec = g.state.history[0]
+    built = [e for e, o in enumerate(rec["owner"]) if o >= 0]
+    n_doubles = sum(1 for e in built if g.board.edge_cost[e] == 2)
+    assert rec["ended_by"] == "supply" and rec["connected"] == [False, False]
+    assert len(built) == 85 and n_doubles >= 20
 
 
 # --------------------------------------------------------------------------------------------- end of a round

@@ -60,7 +60,7 @@ def test_special_cards_change_the_table_and_the_cost_of_doubles():
     ({"rails": [[9, 6]]}, r"rails\[0\] \[9, 6\]: a point is \[x, row\]"),
     ({"rails": [[[9, 6]]]}, r"rails\[0\].*a line is \[\[x, row\], \[x, row\]\]"),
     ({"rails": [[["a", 6], [10, 5]]]}, r"a point is \[x, row\] with two integers"),
-    ({"special_cards": [4]}, r"special card 4.*marks none"),
+    ({"special_cards": [4, 4]}, r"only once"),
     ({"players": []}, "non-empty list"),
 ])
 def test_bad_positions_are_refused_with_the_entry_named(change, message):
@@ -92,15 +92,45 @@ def test_bad_players_are_refused_with_the_player_named(player, message):
         score_trans_table(pos)
 
 
-def test_too_many_rails_for_the_supply():
-    b_rails = []
+def _lines(game, doubles, singles):
+    """``doubles`` double lines and ``singles`` single lines of ``game`` as a position's ``rails``."""
     from tracklayer.trans.board import load_board
 
-    b = load_board("trans-europa")
-    for e in range(86):
-        b_rails.append([list(b.xy[b.edge_a[e]]), list(b.xy[b.edge_b[e]])])
+    b = load_board(game)
+    pick = ([e for e in range(b.n_edges) if b.edge_cost[e] == 2][:doubles]
+            + [e for e in range(b.n_edges) if b.edge_cost[e] == 1][:singles])
+    assert len(pick) == doubles + singles
+    return [[list(b.xy[b.edge_a[e]]), list(b.xy[b.edge_b[e]])] for e in pick]
+
+
+@pytest.mark.parametrize("game", ["trans-europa", "trans-america"])
+def test_a_position_of_85_pieces_with_doubles_is_accepted(game):
+    # a double line is one rail piece: 60 doubles + 25 singles is a full supply (it was refused as 145 rails)
+    pos = position(game=game, rails=_lines(game, 60, 25))
+    ann, bob = ((("Madrid", [1, 10]), ("Oslo", [15, 0])) if game == "trans-europa"
+                else (("Boston", [34, 2]), ("Phoenix", [7, 9])))
+    pos["players"] = [{"name": "Ann", "start": ann[1], "cities": [ann[0]]},
+                      {"name": "Bob", "start": bob[1], "cities": [bob[0]]}]
+    out = score_trans_table(pos)
+    assert [p["connected"] for p in out["players"]] == [True, True]  # each marker sits on its city
+
+
+def test_cards_4_and_5_score_a_trans_europa_table():
+    # Rome's water doubles (13,12-15,12) and Vienna's mountain doubles (16,9-17,8) count single under 4 / 5
+    def missing(cards):
+        pos = position(rails=[], special_cards=cards, players=[
+            {"name": "Ann", "start": [13, 12], "cities": ["Rome"]},
+            {"name": "Bob", "start": [16, 9], "cities": ["Vienna"]}])
+        return [p["missing_rails"] for p in score_trans_table(pos)["players"]]
+
+    assert missing([]) == [2, 2] and missing([4]) == [1, 2] and missing([5]) == [2, 1] and missing([4, 5]) == [1, 1]
+
+
+def test_too_many_rails_for_the_supply():
+    with pytest.raises(TracklayerError, match="86 lines have a rail; the game has only 85 rail pieces"):
+        score_trans_table(position(rails=_lines("trans-europa", 60, 26)))
     with pytest.raises(TracklayerError, match="the game has only 85"):
-        score_trans_table(position(rails=b_rails))
+        score_trans_table(position(rails=_lines("trans-europa", 0, 86)))
 
 
 def test_card_16_allows_two_cities_of_one_colour():

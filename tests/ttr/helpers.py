@@ -62,7 +62,6 @@ def set_discard(g: TTRGame, names: list[str]) -> None:
 def set_market(g: TTRGame, names: list[str | None]) -> None:
     """Face-up cards per slot; ``None`` is an empty slot."""
     g.state.market = [EMPTY if n is None else card(g, n) for n in names]
-    g.state.market_stuck = False
     g._legal = None
 
 
@@ -171,11 +170,17 @@ def oracle_legal(g: TTRGame) -> set[str]:
     if s.phase in ("initial", "keep"):
         offer = s.offers[p]
         v = g.variant
-        if s.phase == "initial":
-            need, max_long = min(v.initial.min_keep, len(offer)), v.initial.max_keep_long
+        if s.phase == "initial" and v.name == "mega":  # the rulebook's words: first the long tickets ...
+            if all(g.board.tickets[x].long for x in offer):
+                need, max_long = 0, 1  # "keep one or none, but not both"
+            else:  # ... then 5 regular: "at least 2 if a long one was kept, else at least 3"
+                need, max_long = (2 if any(g.board.tickets[x].long for x in s.tickets[p]) else 3), 0
+        elif s.phase == "initial":
+            step = v.initial.steps[0]
+            need, max_long = min(step.min_keep, len(offer)), step.max_keep_long
         else:
             need, max_long = min(v.draw_min_keep, len(offer)), len(offer)
-        for k in range(max(need, 1), len(offer) + 1):
+        for k in range(need, len(offer) + 1):
             for combo in itertools.combinations(sorted(offer), k):
                 if sum(g.board.tickets[x].long for x in combo) <= max_long:
                     out.add(str(t.keep(combo)))

@@ -55,10 +55,14 @@ def check_conservation(g) -> None:
         assert s.wagons[p] + used == b.wagons
         built = sum(1 for o in s.station_owner if o == p)
         assert s.stations_left[p] + built == b.stations
-    placed = [*s.ticket_deck, *(t for ts in s.tickets for t in ts), *(t for o in s.offers for t in o)]
+    placed = [*s.ticket_deck, *s.set_aside, *(t for ts in s.tickets for t in ts), *(t for o in s.offers for t in o)]
     assert len(placed) == len(set(placed)), "a ticket is in two places"
     long_pool, regular_pool = b.tickets_for(g.variant)
     assert set(placed) <= set(long_pool) | set(regular_pool)
+    if g.variant.initial.returned != "box":  # regular tickets never go to the box: none is lost
+        assert set(regular_pool) <= set(placed)
+    if s.phase != "initial":  # returned starting tickets wait only until everybody has chosen
+        assert s.set_aside == []
 
 
 @pytest.mark.parametrize(("game", "variant", "n"), SETUPS)
@@ -121,6 +125,7 @@ def _hide_secrets_of_others(g, seat: int, rnd: random.Random):
     s = other.state
     rnd.shuffle(s.deck)
     rnd.shuffle(s.ticket_deck)
+    rnd.shuffle(s.set_aside)
     n_cards = len(g.board.colors) + 1
     for q in range(s.n_players):
         if q == seat:
@@ -171,6 +176,9 @@ def test_a_view_never_names_another_players_tickets_or_hand(setup, seed, moves):
                     tid = g.board.tickets[t].id
                     if tid not in mine:
                         assert f'"{tid}"' not in text and f" {tid}" not in text
+        for t in g.state.set_aside + g.state.ticket_deck:  # returned or not yet dealt (Mega's 2nd offer)
+            tid = g.board.tickets[t].id
+            assert f'"{tid}"' not in text and f" {tid}" not in text
         assert "hand" in view and all("hand" not in p for p in view["players"])
     spectator = json.dumps(g.view(None))
     assert '"hand"' not in spectator and '"offer"' not in spectator

@@ -107,33 +107,63 @@ def test_market_reset_after_a_draw():
     assert g.phase == "second_draw"
 
 
-def test_market_reset_guard_three_resets_then_stays_until_next_card_taken():
+def test_market_reset_repeats_beyond_three_resets_until_fewer_than_three_locomotives():
+    # rules decision: the reset repeats as long as a better market can be made; a count of resets is
+    # no reason to stop (the engine used to give up after 3 resets in a row)
     g = start()
     loco = g.board.loco
     set_market(g, ["locomotive", "locomotive", "red", "blue", "green"])
-    set_deck(g, ["locomotive"] * 16)
+    set_deck(g, ["pink", "white", "orange", "yellow", "black",  # 4th reset: no locomotive
+                 "locomotive", "locomotive", "locomotive", "red", "red",  # 3rd reset: 3 locomotives
+                 "locomotive", "locomotive", "locomotive", "white", "white",  # 2nd reset
+                 "locomotive", "locomotive", "locomotive", "pink", "pink",  # 1st reset
+                 "locomotive"])  # the refill: a 3rd locomotive face up
     set_discard(g, [])
-    hand(g, 0)
     g.apply("draw red")
     s = g.state
-    # refill (1 loco) + exactly 3 resets of 5 locomotives each, then the market is left alone
-    assert len(s.discard) == 15
+    assert s.market == cards(g, "black", "yellow", "orange", "white", "pink")
+    assert len(s.discard) == 20 and s.discard.count(loco) == 12
     assert s.deck == []
-    assert s.market == [loco] * 5
-    assert s.market_stuck is True
-    # second card: no face-up locomotive allowed, only the (reshuffled) discard pile
-    assert legal_texts(g) == ["draw deck"]
-    g.apply("draw deck")
-    assert g.current_player == 1
-    assert s.market == [loco] * 5  # still as it was: no reset at the end of the turn
-    assert len(s.discard) == 0 and len(s.deck) == 14
-    # the next card taken from the market lifts the guard: the reset rule applies again
-    set_deck(g, ["red", "blue", "green", "yellow", "black", "white"])
+
+
+def test_market_reset_stops_only_when_no_better_market_exists():
+    # deck, discard and market hold 2 non-locomotives (the rest are in hands, which do not count):
+    # no market with fewer than 3 locomotives can exist, so it stays as it is
+    g = start()
+    loco = g.board.loco
+    hand(g, 0)
+    set_market(g, ["locomotive", "locomotive", "red", "blue", "green"])
+    set_deck(g, ["locomotive"] * 10)
     set_discard(g, [])
-    g.apply("draw locomotive")
-    assert s.market_stuck is False
-    assert s.market == cards(g, "black", "yellow", "green", "blue", "red")
-    assert sorted(s.discard) == sorted([loco] * 4 + [card(g, "white")])
+    g.apply("draw red")
+    s = g.state
+    assert s.market == cards(g, "locomotive", "locomotive", "locomotive", "blue", "green")
+    assert s.discard == [] and len(s.deck) == 9
+    assert legal_texts(g) == ["draw blue", "draw green", "draw deck"]  # no face-up locomotive as 2nd card
+    g.apply("draw blue")  # the refill is a 4th locomotive: still nothing better to be had
+    assert s.market.count(loco) == 4 and g.current_player == 1
+    # a claim puts cards in the discard: from the next card taken on, a better market can be made again
+    s.discard.extend(cards(g, "red", "red", "red"))
+    g._legal = None
+    g.apply("draw deck")
+    assert s.market.count(loco) == 4  # taking a blind card leaves the market alone
+    g.apply("draw green")  # the market is refilled: now it resets until it holds fewer than 3
+    assert s.market.count(loco) < 3
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_market_reset_worst_pile_ends(seed):
+    # the hardest pile for the reset: every locomotive and only 3 other cards in deck, discard and market;
+    # reshuffles make a good market likely sooner or later, and the loop ends with one
+    g = start(seed=seed)
+    loco = g.board.loco
+    set_market(g, ["locomotive", "locomotive", "red", "blue", "green"])
+    set_deck(g, ["white"] + ["locomotive"] * 11 + ["locomotive"])
+    set_discard(g, [])
+    g.apply("draw red")
+    s = g.state
+    assert s.market.count(loco) < 3
+    assert len(s.deck) + len(s.discard) + sum(1 for c in s.market if c != EMPTY) == 17
 
 
 def test_classic_initial_deal_one_long_three_regular_rest_to_box():

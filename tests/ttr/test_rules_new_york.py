@@ -100,9 +100,10 @@ def test_initial_returned_ticket_goes_under_the_deck():
     deck = list(g.state.ticket_deck)
     g.apply(g.table.keep((offer[0],)))
     assert g.state.tickets[0] == [offer[0]]
-    assert g.state.ticket_deck == [offer[1], *deck]
+    assert g.state.set_aside == [offer[1]] and g.state.ticket_deck == deck  # until everybody has chosen
     g.apply("keep all")
     assert g.phase == "main" and g.current_player == 0
+    assert g.state.ticket_deck == [offer[1], *deck] and g.state.set_aside == []
 
 
 def test_first_player_option():
@@ -164,6 +165,33 @@ def test_three_face_up_taxis_reset_market():
     g.apply("draw red")
     assert sorted(g.state.discard) == sorted(cards(g, "taxi", "taxi", "taxi", "blue", "green"))
     assert g.state.market == cards(g, "orange", "orange", "black", "pink", "pink")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_taxi_reset_repeats_while_a_better_market_exists(seed):
+    # the same rule as Europe: with 3 non-taxis among 11 cards, three resets are often not enough (the
+    # engine used to stop there); the reset goes on until fewer than 3 taxis lie face up
+    g = ny(seed=seed)
+    s = g.state
+    taxi = g.board.loco
+    hand(g, 0)
+    set_market(g, ["taxi", "taxi", "red", "blue", "green"])
+    set_deck(g, ["pink"] + ["taxi"] * 6)
+    set_discard(g, [])
+    g.apply("draw red")
+    assert s.market.count(taxi) < 3
+    assert sorted(c for c in s.deck + s.discard + s.market if c != EMPTY) == sorted(
+        cards(g, "blue", "green", "pink") + [taxi] * 8)
+
+
+def test_taxi_reset_stops_when_no_better_market_exists():
+    g = ny()
+    hand(g, 0)
+    set_market(g, ["taxi", "taxi", "red", "blue", "green"])
+    set_deck(g, ["taxi"] * 6)
+    set_discard(g, [])
+    g.apply("draw red")
+    assert g.state.market == cards(g, "taxi", "taxi", "taxi", "blue", "green") and g.state.discard == []
 
 
 def test_empty_deck_reshuffles_discard():

@@ -49,7 +49,7 @@ def shots(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def page(browser: object) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")  # type: ignore[attr-defined]
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))

@@ -177,6 +177,34 @@ def test_spectator_sees_no_secrets(web_server: Server, page: Any, shots: Path) -
     assert "EU" not in "".join(page.locator(".log").all_inner_texts())  # no ticket ids in the public log
 
 
+def test_mega_keep_screen_long_tickets_first_then_the_regular_ones(web_server: Server, page: Any, shots: Path) -> None:
+    out = web_server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot"}], variant="mega", first_player=0)
+    page.goto(web_server.base + out["seats"][0]["link"])
+    page.wait_for_selector("#action input[data-ticket]")
+    offer = state(page)["view"]["offer"]
+    assert len(offer) == 2 and all(t["long"] for t in offer)  # the regular tickets are not shown yet
+    assert page.text_content("#keep-rule") == "keep at most 1 long ticket, or none"
+    boxes = page.locator("#action input[data-ticket]")
+    assert not boxes.nth(0).is_checked() and not boxes.nth(1).is_checked()
+    assert page.text_content("#confirm") == "Keep none" and page.locator("#confirm").is_enabled()
+    boxes.nth(0).check()
+    boxes.nth(1).check()  # a second long ticket unticks the first: never both
+    assert not boxes.nth(0).is_checked() and boxes.nth(1).is_checked()
+    page.screenshot(path=str(shots / "mega-long.png"))
+    click_and_wait(page, "#confirm")
+    page.wait_for_function("() => (window.__tracklayer.st.view.offer || []).length === 5")
+    assert page.text_content("#keep-rule") == "keep at least 2"  # 2 with a long ticket kept (3 without)
+    boxes = page.locator("#action input[data-ticket]")
+    for k in range(4):
+        boxes.nth(k).uncheck()
+    assert page.locator("#confirm").is_disabled()
+    boxes.nth(0).check()
+    assert page.locator("#confirm").is_enabled()
+    click_and_wait(page, "#confirm")
+    assert len(state(page)["view"]["tickets"]) == 3
+    assert not page.errors
+
+
 def test_hotseat_hides_hands_between_turns(web_server: Server, page: Any, shots: Path) -> None:
     out = web_server.create("ttr-new-york", [{"name": "Ann"}, {"name": "Bob"}], first_player=0, hotseat=True)
     page.goto(web_server.base + out["hotseat"]["link"])
@@ -196,7 +224,7 @@ def test_hotseat_hides_hands_between_turns(web_server: Server, page: Any, shots:
 def test_phone_width_and_keyboard(web_server: Server, browser: Any, shots: Path) -> None:
     out = web_server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
+                                  has_touch=True, locale="en-US")
     page = context.new_page()
     try:
         page.goto(web_server.base + out["seats"][0]["link"])
@@ -254,6 +282,11 @@ def test_trans_board_start_marker_by_click(web_server: Server, page: Any, shots:
     symbols = page.locator("g.rail .rail-symbol").all_text_contents()
     assert len(symbols) == sum(1 for r in rails if r["player"] is not None)
     assert sorted(symbols) == sorted("●▲■"[r["player"]] for r in rails if r["player"] is not None)
+    # double lines are drawn by terrain (water / mountains, for special cards 4 and 5), with a tooltip and a legend
+    assert page.locator('g.edge[data-terrain="water"]').count() == 76
+    assert page.locator('g.edge[data-terrain="mountain"]').count() == 75
+    assert "over water" in page.locator('g.edge[data-terrain="water"] title').first.text_content()
+    assert "mountains" in page.locator("g.terrain-legend").text_content()
     page.screenshot(path=str(shots / "trans-europa.png"))
 
 
@@ -264,7 +297,7 @@ def test_trans_special_cards_explained_keyboard_and_phone(web_server: Server, br
     out = web_server.create("trans-america", [{"name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}],
                             variant="special-cards", first_player=0)
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
+                                  has_touch=True, locale="en-US")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

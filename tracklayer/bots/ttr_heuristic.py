@@ -77,6 +77,8 @@ class HeuristicBot:
         self.seed = seed
         self.style = style
         self.name = style
+        self._regular: dict[str, tuple[list[int], float]] = {}  # variant -> (sample of its regular tickets,
+        #                                                          their mean points): see keep_long_step
 
     # ------------------------------------------------------------------ entry
     def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Budget | None = None) -> Any:
@@ -162,6 +164,10 @@ class HeuristicBot:
     def keep(self, obs: Obs, moves: Moves) -> Any:
         info = obs.info
         style = self.style
+        if style == "planner":
+            later = self._later_offer(obs)
+            if later is not None:
+                return self.keep_long_step(obs, moves, later)
         best, best_value = moves.keeps[0], -INF
         pl = self.planner(obs)
         turns = self.turns_left(obs)
@@ -186,6 +192,66 @@ class HeuristicBot:
             if value > best_value:
                 best, best_value = choice, value
         return best
+
+    def _later_offer(self, obs: Obs) -> Any:
+        """The next step of the starting deal when this offer has one after it (Mega: the long tickets,
+        before 5 regular tickets the player has not seen yet), else None."""
+        variant = obs.info.board.variants.get(obs.variant)
+        if obs.phase != "initial" or variant is None or len(variant.initial.steps) < 2:
+            return None
+        offer = obs.view.get("offer", [])
+        if not offer or not all(t.get("long") for t in offer):
+            return None
+        return variant.initial.steps[1]
+
+    def keep_long_step(self, obs: Obs, moves: Moves, step: Any) -> Any:
+        """Choose among long tickets before the regular ones are seen (Mega: keep one or none).
+
+        The regular tickets are unknown, but how many must be kept after each choice is not (Mega: 2 with
+        a long ticket, 3 without), so each choice is judged with that many average regular tickets: their
+        points, and the wagons and turns they add to the choice's plan (measured on a sample of the deck:
+        a long ticket across the middle of the map shares more track with them). The choice expecting the
+        most points after a penalty for running out of turns wins; a long ticket whose plan does not fit
+        in the wagons with the regular ones counts as lost."""
+        info = obs.info
+        sample, mean_points = self._regular_sample(obs)
+        pl = self.planner(obs)
+        turns = self.turns_left(obs)
+        wagons = obs.wagons[obs.seat]
+        by_id = {str(t["id"]): info.ticket_index(t) for t in obs.view.get("offer", [])}
+        best, best_value = moves.keeps[0], -INF
+        for choice in moves.keeps:
+            new = self._kept(choice, by_id, len(info.board.tickets))
+            held = obs.tickets + new
+            base = pl.plan(held)
+            if any(t in base.failed for t in new):
+                continue  # no way to build it (blocked): never worth keeping
+            extra = [pl.plan([*held, r]).wagons - base.wagons for r in sample]
+            more = sum(extra) / len(extra) if extra else 0.0  # wagons an average regular ticket adds
+            k = step.least(len(held), step.size)
+            points = sum(info.ticket_points[t] for t in new)
+            expect = points + k * mean_points
+            need = self._need_turns(obs, base, self.keep_rate) + k * (more / self.keep_rate + more / 3)
+            slack = turns - need - self.keep_margin
+            value = expect
+            if slack < 0:
+                value -= 2.0 * expect * min(1.0, -slack / max(need, 1.0))
+            if base.wagons + k * more > wagons:
+                value -= 2.0 * points
+            if value > best_value:
+                best, best_value = choice, value
+        return best
+
+    def _regular_sample(self, obs: Obs) -> tuple[list[int], float]:
+        """Every 4th regular ticket of the variant (enough for an average, at a quarter of the plans) and
+        the mean points of all of them; worked out once per variant."""
+        found = self._regular.get(obs.variant)
+        if found is None:
+            info = obs.info
+            _, regular = info.board.tickets_for(info.board.variants[obs.variant])
+            mean = sum(info.ticket_points[t] for t in regular) / len(regular) if regular else 0.0
+            found = self._regular[obs.variant] = (regular[::4], mean)
+        return found
 
     @staticmethod
     def _kept(choice: Any, by_id: dict[str, int], n_board: int) -> list[int]:

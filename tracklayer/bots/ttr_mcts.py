@@ -429,7 +429,6 @@ class MCTSBot:
         s.deck = deck
         s.discard = discard
         s.market = list(obs.market)
-        s.market_stuck = False
         s.wagons = list(obs.wagons)
         s.stations_left = list(obs.stations_left)
         s.station_owner = list(obs.station_owner)

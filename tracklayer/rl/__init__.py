@@ -1,13 +1,13 @@
 """Reinforcement-learning environments for tracklayer games (needs ``pip install 'tracklayer[rl]'``).
 
-* PettingZoo AEC: ``tracklayer.rl.ttr_europe_v1.env(players=2, variant="classic")``,
+* PettingZoo AEC: ``tracklayer.rl.ttr_europe_v2.env(players=2, variant="classic")``,
   ``ttr_new_york_v1.env()``, ``trans_europa_v1.env()``, ``trans_america_v1.env()``, or
   ``make_env(name, ...)``.
-* PettingZoo Parallel (the turn-based conversion): ``ttr_europe_v1.parallel_env()``.
+* PettingZoo Parallel (the turn-based conversion): ``ttr_europe_v2.parallel_env()``.
 * Gymnasium, one learner against opponents (bots, callables, saved policies, a self-play pool):
-  ``make_gym("ttr_europe_v1", opponents="random")`` or
-  ``gymnasium.make("tracklayer.rl:tracklayer/TTREurope-v1")``; ``observation="flat"`` for SB3's ``MlpPolicy``.
-* Batched, numpy in and out: ``BatchEnv("ttr_europe_v1", n=256, opponents="random")``.
+  ``make_gym("ttr_europe_v2", opponents="random")`` or
+  ``gymnasium.make("tracklayer.rl:tracklayer/TTREurope-v2")``; ``observation="flat"`` for SB3's ``MlpPolicy``.
+* Batched, numpy in and out: ``BatchEnv("ttr_europe_v2", n=256, opponents="random")``.
 
 Observations are built from ``game.view(seat)`` only; the action encoding and the observation
 slices are documented in ``docs/rl.md``.

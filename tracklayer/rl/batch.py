@@ -1,6 +1,6 @@
 """Many games stepped in one call, numpy arrays in and out (the pgx / EnvPool style of API).
 
-``BatchEnv("ttr_europe_v1", n=256, opponents="random")`` holds ``n`` single-learner games (each one a
+``BatchEnv("ttr_europe_v2", n=256, opponents="random")`` holds ``n`` single-learner games (each one a
 :class:`~tracklayer.rl.gym_env.TracklayerGymEnv` in ``observation="flat"`` mode, so opponents, seats,
 rewards and options are exactly those of the Gymnasium environment)::
 

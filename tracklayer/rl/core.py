@@ -28,14 +28,14 @@ TRUNCATION_REWARDS = ("zero", "standings")
 class EnvSpec:
     """One environment family member: which game, its defaults, and its codec factory."""
 
-    name: str  # environment name, e.g. "ttr_europe_v1"
+    name: str  # environment name, e.g. "ttr_europe_v2"
     game: str  # tracklayer game name, e.g. "ttr-europe"
     title: str
     default_players: int
     max_steps: int  # default truncation: agent steps (moves) per episode
     codec: Callable[[Any, int], Any]  # (game, history) -> codec
     game_options: tuple[str, ...] = ()  # keyword options passed through to tracklayer.new_game
-    gym_id: str = ""  # gymnasium id, e.g. "tracklayer/TTREurope-v1"
+    gym_id: str = ""  # gymnasium id, e.g. "tracklayer/TTREurope-v2"
     # reward of a truncated episode: "zero", or "standings" (the rewards of the scores so far, for games
     # whose score accrues during play such as Trans prestige)
     truncation_reward: str = "zero"

@@ -20,9 +20,9 @@ from tracklayer.rl.ttr_codec import ttr_codec
 TTR_OPTIONS = ("variant", "tiebreak", "extra_tickets")
 
 SPECS: dict[str, EnvSpec] = {
-    "ttr_europe_v1": EnvSpec(
-        name="ttr_europe_v1", game="ttr-europe", title="Ticket to Ride Europe", default_players=2,
-        max_steps=2000, codec=ttr_codec, game_options=TTR_OPTIONS, gym_id="tracklayer/TTREurope-v1"),
+    "ttr_europe_v2": EnvSpec(
+        name="ttr_europe_v2", game="ttr-europe", title="Ticket to Ride Europe", default_players=2,
+        max_steps=2000, codec=ttr_codec, game_options=TTR_OPTIONS, gym_id="tracklayer/TTREurope-v2"),
     "ttr_new_york_v1": EnvSpec(
         name="ttr_new_york_v1", game="ttr-new-york", title="Ticket to Ride: New York", default_players=2,
         max_steps=1000, codec=ttr_codec, game_options=("tiebreak",), gym_id="tracklayer/TTRNewYork-v1"),
@@ -42,15 +42,24 @@ def env_names() -> list[str]:
     return [name for name, spec in SPECS.items() if spec.game in tracklayer.games()]
 
 
+# environments replaced by a new version, and why (an old name gets this instead of "unknown")
+RETIRED = {
+    "ttr_europe_v1": "ttr_europe_v2: Mega Europe's starting deal became two offers (2 long tickets, keep one or "
+                     "none; then 5 regular), which changed its keep actions and its offer slice",
+}
+
+
 def get_spec(name: str) -> EnvSpec:
     spec = SPECS.get(name)
     if spec is None:
+        if name in RETIRED:
+            raise KeyError(f"environment {name!r} was replaced by {RETIRED[name]}")
         raise KeyError(f"unknown environment {name!r}; environments: {', '.join(env_names())}")
     return spec
 
 
 def make_env(name: str, **options: Any) -> Any:
-    """PettingZoo AEC environment ``name`` (e.g. ``"ttr_europe_v1"``), with PettingZoo's checks."""
+    """PettingZoo AEC environment ``name`` (e.g. ``"ttr_europe_v2"``), with PettingZoo's checks."""
     return make_aec(get_spec(name), **options)
 
 
@@ -74,7 +83,7 @@ def make_gym(name: str, **options: Any) -> TracklayerGymEnv:
 
 
 def gym_entry(env_name: str, **options: Any) -> TracklayerGymEnv:
-    """Entry point of the gymnasium registrations (``gymnasium.make("tracklayer/TTREurope-v1")``)."""
+    """Entry point of the gymnasium registrations (``gymnasium.make("tracklayer/TTREurope-v2")``)."""
     return make_gym(env_name, **options)
 
 

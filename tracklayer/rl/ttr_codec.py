@@ -11,7 +11,8 @@ The layouts are documented in ``docs/rl.md``. Card payments are part of the acti
 space stays small: a claim is ``(route, colour or none, number of locomotives)`` (the route fixes
 the card count), a station is ``(city, colour or none, number of locomotives)`` (the station's cost
 is known to the mover), a tunnel payment is ``number of extra locomotives`` (the tunnel fixes the
-colour and the count), and keeping tickets is a bitmask over the positions of the offer.
+colour and the count), and keeping tickets is a bitmask over the positions of the offer (with an index for
+keeping none where a starting offer allows it: Mega's long tickets).
 """
 
 from __future__ import annotations
@@ -65,8 +66,12 @@ class TTRCodec:
         self.n_tickets = nt = len(b.tickets)
         self.has_stations = b.features.stations
         self.has_tunnels = b.features.tunnels
-        ini = variant.initial
-        self.offer_size = ini.long + ini.regular if ini.long + ini.regular > variant.draw_count else variant.draw_count
+        steps = variant.initial.steps
+        # the largest single offer (Mega deals 2 long, then 5 regular tickets: 5), and whether a starting
+        # offer may be returned whole (Mega's long tickets): then the keep block starts with "keep none"
+        self.offer_size = max(variant.draw_count, *(step.size for step in steps))
+        self.keep_none = any(step.min_keep == 0 for step in steps)
+        z = 1 if self.keep_none else 0
         self.max_cost = max(b.station_costs) if self.has_stations else 0
         self.station_slots = nc * self.max_cost + 1  # (colour, n_loco < cost) ... then "all wild"
 
@@ -94,7 +99,8 @@ class TTRCodec:
         self._station0 = block("station", ncity * self.station_slots) if self.has_stations else pos
         self._pay0 = block("pay", TUNNEL_REVEAL + 1) if self.has_tunnels else pos
         self._decline_i = block("decline", 1) if self.has_tunnels else -1
-        self._keep0 = block("keep", (1 << self.offer_size) - 1)
+        self._keep0 = block("keep", (1 << self.offer_size) - 1 + z)
+        self._keep_first = self._keep0 - 1 + z  # index of bitmask b: _keep_first + b (b = 0: keep none)
         self._pass_i = block("pass", 1)
         self.action_blocks = blocks
         self.n_actions = pos
@@ -235,9 +241,9 @@ class TTRCodec:
                 bits = sum(1 << offer.index(t) for t in action.tickets)  # type: ignore[attr-defined]
             except ValueError:
                 raise ValueError(f"{action}: the tickets are not all on offer") from None
-            if not bits or len(set(action.tickets)) != len(action.tickets):  # type: ignore[attr-defined]
+            if (not bits and not self.keep_none) or len(set(action.tickets)) != len(action.tickets):  # type: ignore[attr-defined]
                 raise ValueError(f"{action}: not a ticket choice")
-            return self._keep0 + bits - 1
+            return self._keep_first + bits
         raise ValueError(f"{action!s} has no index in this encoding")
 
     def decode(self, game: TTRGame, index: int) -> Action:
@@ -255,8 +261,8 @@ class TTRCodec:
         s = game.state
         table = self.board.actions
         b = self.board
-        if self._keep0 <= i < self._keep0 + (1 << self.offer_size) - 1:
-            bits = i - self._keep0 + 1
+        if self._keep0 <= i < self._keep_first + (1 << self.offer_size):
+            bits = i - self._keep_first
             offer = s.offers[s.current]
             if bits >> len(offer):
                 raise ValueError(f"action {i} keeps offer positions that hold no ticket")
@@ -290,8 +296,8 @@ class TTRCodec:
         acts = legal if isinstance(legal, list) else list(legal)
         if acts and acts[0].kind == "keep":  # keeps are encoded by offer position: state-dependent
             bit = {t: 1 << k for k, t in enumerate(game.state.offers[game.state.current])}.__getitem__
-            keep0 = self._keep0 - 1
-            return [keep0 + sum(map(bit, a.tickets)) for a in acts], acts  # type: ignore[attr-defined]
+            first = self._keep_first
+            return [first + sum(map(bit, a.tickets)) for a in acts], acts  # type: ignore[attr-defined]
         get = self._index.get
         idx = [get(a.key, -1) for a in acts]
         if -1 in idx:
@@ -389,7 +395,9 @@ class TTRCodec:
             return f"station {b.cities[city]}: {b.colors[color]} + {nl} {b.locomotive_name}"
         if name == "pay":
             return f"pay: tunnel colour + {k} {b.locomotive_name}"
-        bits = k + 1
+        bits = i - self._keep_first
+        if not bits:
+            return "keep none"
         return "keep offer position(s) " + " ".join(str(p + 1) for p in range(self.offer_size) if bits >> p & 1)
 
     # ================================================================= observations

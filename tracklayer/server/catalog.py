@@ -16,6 +16,32 @@ TRANS_VARIANTS = {
 }
 
 
+# The lobby's bot levels, weakest first: level -> bot of that family (docs/bots.md, "Strength").
+# Ticket to Ride: greedy is the weakest baseline (the planner beats it 86%), routes the strongest one,
+# the planner beats every baseline, mcts beats the planner. Trans has three bots: random (never
+# connects anything: a table to learn the rules at), steiner, lookahead (beats steiner 74%); so
+# Trans has no "hard" level rather than two levels playing the same bot.
+BOT_LEVELS: dict[str, list[tuple[str, str]]] = {
+    "ttr": [("easy", "greedy"), ("medium", "routes"), ("hard", "planner"), ("expert", "mcts")],
+    "trans": [("easy", "random"), ("medium", "steiner"), ("expert", "lookahead")],
+}
+DEFAULT_LEVEL = {"ttr": "medium", "trans": "medium"}
+# The raw bot names the lobby's "advanced" list offers per family (each one a bot made for it).
+FAMILY_BOTS: dict[str, list[str]] = {
+    "ttr": ["random", "greedy", "routes", "hungry", "longroute", "planner", "mcts"],
+    "trans": ["random", "steiner", "lookahead"],
+}
+
+
+def bot_choices(fam: str) -> dict[str, Any]:
+    """Levels, default level and raw bot names offered for a game family (bots that work only)."""
+    levels = [{"level": lv, "bot": bot} for lv, bot in BOT_LEVELS[fam] if _bot_works(bot)]
+    default = DEFAULT_LEVEL[fam] if any(x["level"] == DEFAULT_LEVEL[fam] for x in levels) else \
+        (levels[0]["level"] if levels else None)
+    return {"bot_levels": levels, "default_level": default,
+            "bots": [b for b in FAMILY_BOTS[fam] if _bot_works(b)]}
+
+
 def family(game: str) -> str:
     return "trans" if game.startswith("trans-") else "ttr"
 
@@ -45,12 +71,12 @@ def game_entry(game: str) -> dict[str, Any] | None:
                                     {"name": "anniversary-de", "title": "Anniversary (German rules)"}]}]
             return {"name": game, "title": b.name, "family": "ttr", "min_players": b.min_players,
                     "max_players": b.max_players, "variants": variants, "default_variant": b.default_variant,
-                    "options": options}
+                    "options": options, **bot_choices("ttr")}
         b = _trans_board(game)
         return {"name": game, "title": b.name, "family": "trans", "min_players": b.min_players,
                 "max_players": b.max_players,
                 "variants": [{"name": k, "title": t} for k, (t, _) in TRANS_VARIANTS.items()],
-                "default_variant": "standard", "options": []}
+                "default_variant": "standard", "options": [], **bot_choices("trans")}
     except Exception:  # an engine in progress that cannot load its board yet is simply not offered
         return None
 

@@ -290,6 +290,9 @@ def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
     per_turn = data.get("rails_per_turn", 2)
     need(isinstance(per_turn, int) and not isinstance(per_turn, bool) and per_turn >= 1, top,
          f"rails_per_turn must be a positive integer, got {per_turn!r}")
+    need(per_turn >= max(costs, default=1), top,
+         f"rails_per_turn ({per_turn}) must reach the dearest line's cost ({max(costs, default=1)}): a double line "
+         "uses a whole turn, and with fewer rails per turn it could never be built")
     prestige_raw = get_field(data, "prestige", top, dict)
     table = parse_prestige_table(prestige_raw, f"{top}: prestige", MapError)
     goal = get_field(prestige_raw, "goal", f"{top}: prestige", int)

@@ -82,6 +82,9 @@ def cards_from_data(data: dict[str, Any], source: str) -> dict[int, SpecialCard]
             seq = get_field(c, "rails", where, list)
             need(bool(seq) and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in seq), where,
                  f"rails must be a list of positive integers, got {seq!r}")
+            # a round could otherwise stall: a player whose network only touches free double lines must get a
+            # turn that can build one (the rules have no "blocked" round end)
+            need(max(seq) >= 2, where, f"rails must reach 2 in some turn (a double line needs 2), got {seq!r}")
             kw["rails"] = tuple(seq)
         elif effect == "single_terrain":
             ter = get_field(c, "terrain", where, str)
@@ -210,9 +213,6 @@ class Effects:
         """Rails per turn in the given round of turns (0-based)."""
         main = self.rhythm[game_round % len(self.rhythm)] if self.rhythm else base
         return main + self.extra_rails
-
-    def max_budget(self, base: int) -> int:
-        return (max(self.rhythm) if self.rhythm else base) + self.extra_rails
 
 
 def effects_of(board: Board, ids: Sequence[int]) -> Effects:

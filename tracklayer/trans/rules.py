@@ -8,7 +8,9 @@ marker or the supply runs out; score; the start player passes left; the game end
 in which someone reaches the goal (13).
 
 One rail is one action; a turn lasts while its budget lasts (2 rails, a double line costing 2;
-special cards change the budget). ``apply`` checks everything before it changes anything, so an
+special cards change the budget). Every line takes one rail piece from the supply of 85, a double
+line too (the rulebook: "eine Schiene auf eine freie Doppellinie"): a double uses the turn, not two
+pieces. ``apply`` checks everything before it changes anything, so an
 :class:`IllegalAction` leaves the state as it was; a compound move is tried on a clone and
 committed only when every rail of it is legal.
 """
@@ -53,7 +55,10 @@ from tracklayer.trans.state import (
 
 ENDED_CONNECTED = "connected"  # a player joined all their cities
 ENDED_SUPPLY = "supply"  # the rails ran out
-ENDED_BLOCKED = "blocked"  # nobody can place a rail any more (rules decision)
+# There is no third way: a player with no free line touching their network has every point of the (connected)
+# grid in it, so is connected; and every turn budget is ever again at least 2 (the board's ``rails_per_turn`` and
+# every rhythm reach the dearest line, checked when the data is loaded), so a player who passes because only
+# double lines are free builds in a later turn, and each built line takes one piece of the finite supply.
 
 
 class Rules:
@@ -219,8 +224,10 @@ class Rules:
 
     def rail_candidates(self, s: State, p: int, left: int) -> list[int]:
         """Free lines player ``p`` may build with ``left`` rails of their turn, unsorted, a line touching the
-        network at both ends listed twice (``legal_actions`` sorts them, a mask needs only which)."""
-        cap = min(left, s.supply)
+        network at both ends listed twice (``legal_actions`` sorts them, a mask needs only which). A line of any
+        cost takes one piece of the supply, so only the turn's budget limits the cost (the round ends when the
+        supply is empty)."""
+        cap = left if s.supply > 0 else 0
         if cap <= 0:
             return []
         fx = self.effects(s)
@@ -236,7 +243,7 @@ class Rules:
 
     def can_extend(self, s: State, p: int, left: int) -> bool:
         """Whether :meth:`rail_candidates` is not empty, found without listing them (it stops at the first)."""
-        cap = min(left, s.supply)
+        cap = left if s.supply > 0 else 0
         if cap <= 0:
             return False
         fx = self.effects(s)
@@ -286,10 +293,7 @@ class Rules:
             if self.can_extend(s, s.current, self.budget(s)):
                 raise IllegalAction("you must place at least one rail when you can; pass only when no line is free "
                                     "for you")
-            if not self._anyone_can_build(s):
-                self._end_round(s, ENDED_BLOCKED)
-            else:
-                self._end_turn(s, passed=True)
+            self._end_turn(s, passed=True)
         elif isinstance(action, (ReturnCity, PassCity)):
             self._choose(s, action)
         else:
@@ -335,8 +339,8 @@ class Rules:
         if cost > left:
             kind = "a double line" if cost == 2 else "this line"
             return f"{b.edge_text(e)} is {kind} needing {cost} rails and you have {left} left this turn"
-        if cost > s.supply:
-            return f"{b.edge_text(e)} needs {cost} rails and the supply has {s.supply}"
+        if s.supply <= 0:  # not reached in play: the rail that empties the supply ends the round
+            return "the supply of rails is empty"
         if not fx.criss_cross:
             net = s.networks
             home = s.markers[s.current]
@@ -356,7 +360,7 @@ class Rules:
         cost = fx.line_cost[e]
         first = s.used == 0
         s.owner[e] = p
-        s.supply -= cost
+        s.supply -= 1  # one piece, a double line too; the double uses ``cost`` of the turn's budget
         s.used += cost
         net = s.networks
         net.union(b.edge_a[e], b.edge_b[e])
@@ -398,11 +402,6 @@ class Rules:
                 raise IllegalAction(f"rail {i + 1} of this move: {problem}")
             self._rail(trial, e)
         s.copy_from(trial)
-
-    def _anyone_can_build(self, s: State) -> bool:
-        """Whether any player could still place a rail in some later turn of this round."""
-        most = self.effects(s).max_budget(self.board.rails_per_turn)
-        return any(self.can_extend(s, q, most) for q in range(s.n_players))
 
     def _end_turn(self, s: State, passed: bool = False) -> None:
         if s.ending:

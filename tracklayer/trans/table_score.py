@@ -8,7 +8,8 @@ Input (``tracklayer score FILE``)::
                  {"name": "Bob", "start": [20, 3], "cities": [...], "score": 6}],
      "special_cards": [4]}
 
-``rails`` lists the lines with a rail (whoever placed them); ``start`` is the start marker's
+``rails`` lists the lines with a rail (whoever placed them): at most 85, a double line being one
+rail piece; ``start`` is the start marker's
 point; ``cities`` the player's city cards (one per colour at most; fewer than 5 when special cards
 took some away). Optional: ``score`` (prestige before this round, default 0) and
 ``special_cards`` (cards in effect: 1 and 2 change the prestige table, 4 and 5 the cost of double
@@ -61,7 +62,6 @@ def score_trans_table(data: Any) -> dict[str, Any]:
     if not isinstance(rails, list):
         raise ScoreInputError("'rails' must be a list of lines [[x, row], [x, row]]")
     built = [False] * board.n_edges
-    used = 0
     for i, entry in enumerate(rails):
         where = f"rails[{i}] {entry!r}"
         if not isinstance(entry, list) or len(entry) != 2:
@@ -74,9 +74,10 @@ def score_trans_table(data: Any) -> dict[str, Any]:
         if built[e]:
             raise ScoreInputError(f"{where}: the line {board.edge_text(e)} is listed twice")
         built[e] = True
-        used += fx.line_cost[e]
-    if used > board.rails:
-        raise ScoreInputError(f"the rails listed need {used} rails; the game has only {board.rails}")
+    # a line is one rail piece, a double line too (it uses a whole turn, but one piece of the supply)
+    if len(rails) > board.rails:
+        raise ScoreInputError(f"{len(rails)} lines have a rail; the game has only {board.rails} rail pieces "
+                              "(one per line, a double line too)")
 
     players = data.get("players")
     if not isinstance(players, list) or not players:

@@ -174,7 +174,7 @@ class ActionTable:
     def keep(self, tickets: tuple[int, ...]) -> KeepTickets:
         action = self._keeps.get(tickets)
         if action is None:
-            ids = " ".join(self.board.tickets[t].id for t in tickets)
+            ids = " ".join(self.board.tickets[t].id for t in tickets) or "none"  # Mega: no long ticket
             action = self._keeps[tickets] = KeepTickets(("keep", tickets), f"keep {ids}")
         return action
 
@@ -192,7 +192,7 @@ class ActionTable:
         tickets = self.board.tickets
         ordered = sorted(offer)
         out = []
-        for size in range(max(1, min(min_keep, len(ordered))), len(ordered) + 1):
+        for size in range(min(min_keep, len(ordered)), len(ordered) + 1):  # size 0: keep none (Mega's long step)
             for combo in itertools.combinations(ordered, size):
                 if sum(1 for t in combo if t < len(tickets) and tickets[t].long) <= max_long:
                     out.append(self.keep(combo))

@@ -46,12 +46,38 @@ class Ticket:
 
 
 @dataclass(frozen=True, slots=True)
+class DealStep:
+    """One offer of the starting deal. A player sees a step's tickets only after choosing from the
+    step before (Mega Europe: first 2 long tickets, then 5 regular ones), so a choice is never made
+    with knowledge of tickets the rules deal later."""
+
+    long: int  # long tickets offered (only the first step may deal them: the rest go to the box at setup)
+    regular: int  # regular tickets offered, from the top of the ticket deck
+    min_keep: int  # tickets of this offer to keep at least
+    max_keep_long: int  # long tickets of this offer to keep at most
+    min_held: int  # starting tickets to hold in all after this step (earlier steps' included): Mega 3
+
+    @property
+    def size(self) -> int:
+        return self.long + self.regular
+
+    def least(self, held: int, offered: int) -> int:
+        """Tickets to keep at least of an offer of ``offered`` when ``held`` are kept already."""
+        return min(max(self.min_keep, self.min_held - held), offered)
+
+
+@dataclass(frozen=True, slots=True)
 class InitialDeal:
-    long: int
-    regular: int
-    min_keep: int
-    max_keep_long: int
-    returned: str  # "box" | "under" | "under_shuffled"
+    steps: tuple[DealStep, ...]
+    returned: str  # "box" | "under" | "under_shuffled": where the returned regular tickets go
+
+    @property
+    def long(self) -> int:
+        return sum(step.long for step in self.steps)
+
+    @property
+    def regular(self) -> int:
+        return sum(step.regular for step in self.steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +211,29 @@ class Board:
 
 _BOARDS: dict[str, Board] = {}
 
+
+
+def _initial_deal(ini: dict[str, Any], where: str) -> InitialDeal:
+    """A variant's starting deal: ``{"steps": [step, ...], "returned": mode}``, or one step written inline
+    (``{"long": 1, "regular": 3, "min_keep": 2, "max_keep_long": 1, "returned": "box"}``)."""
+    raw_steps = ini.get("steps", [ini])
+    need(isinstance(raw_steps, list) and bool(raw_steps), where, "steps must be a non-empty list")
+    steps = []
+    for i, st in enumerate(raw_steps):
+        sw = f"{where}.steps[{i}]" if "steps" in ini else where
+        need(isinstance(st, dict), sw, "must be an object")
+        long, regular = int(st.get("long", 0)), int(st.get("regular", 0))
+        step = DealStep(long=long, regular=regular, min_keep=get_field(st, "min_keep", sw, int),
+                        max_keep_long=int(st.get("max_keep_long", long)), min_held=int(st.get("min_held", 0)))
+        need(long >= 0 and regular >= 0 and step.size >= 1, sw, "a step offers at least one ticket")
+        need(0 <= step.min_keep <= step.size, sw, "min_keep must be between 0 and the number of tickets offered")
+        need(i == 0 or long == 0, sw, "only the first step may offer long tickets (the rest go to the box)")
+        steps.append(step)
+    deal = InitialDeal(steps=tuple(steps), returned=get_field(ini, "returned", where, str))
+    need(deal.returned in RETURN_MODES, where, f"returned must be one of {RETURN_MODES}")
+    need(sum(st.min_keep for st in steps) >= 1 or max(st.min_held for st in steps) >= 1, where,
+         "players must keep at least one starting ticket")
+    return deal
 
 def load_board(name_or_path: str | Path) -> Board:
     """Load and validate a Ticket to Ride map; built-in maps are parsed once per process."""
@@ -330,15 +379,7 @@ def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
         need(bool(logos), where, "needs at least one ticket logo")
         for logo in logos:
             need(logo in all_logos, where, f"no ticket carries the logo {logo!r}")
-        ini = get_field(v, "initial", where, dict)
-        iw = f"{where}.initial"
-        initial = InitialDeal(
-            long=get_field(ini, "long", iw, int), regular=get_field(ini, "regular", iw, int),
-            min_keep=get_field(ini, "min_keep", iw, int), max_keep_long=get_field(ini, "max_keep_long", iw, int),
-            returned=get_field(ini, "returned", iw, str))
-        need(initial.returned in RETURN_MODES, iw, f"returned must be one of {RETURN_MODES}")
-        need(1 <= initial.min_keep <= initial.long + initial.regular, iw,
-              "min_keep must be between 1 and the number of tickets dealt")
+        initial = _initial_deal(get_field(v, "initial", where, dict), f"{where}.initial")
         draw = get_field(v, "draw", where, dict)
         variants[vname] = Variant(
             name=vname, title=v.get("title", vname), logos=logos, long_tickets=bool(v.get("long_tickets", True)),

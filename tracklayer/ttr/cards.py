@@ -10,7 +10,10 @@ from tracklayer.ttr.board import Board
 from tracklayer.ttr.state import State
 
 EMPTY = -1
-MAX_RESETS = 3  # resets in a row before the market is left as it is (rules decision)
+# A safety net, not a rule: resets repeat while a market with too few locomotives can be made (rules
+# decision), and with that condition each reset after a reshuffle succeeds with a probability of more
+# than 1 %, so no game comes near this; it only turns a broken random generator into a stop, not a hang.
+RESET_LIMIT = 100_000
 
 
 def draw_from_deck(state: State) -> int:
@@ -33,32 +36,47 @@ def refill_market(state: State, board: Board) -> None:
     """Fill empty face-up slots, then apply the locomotive reset rule.
 
     Reset: with ``loco_reset`` or more locomotives face up, all face-up cards are discarded and new
-    ones turned up. After three resets in a row the market stays as it is (``market_stuck``) until a
-    card is taken: otherwise a deck of mostly locomotives would cycle forever.
+    ones turned up, again and again (rules decision: "at any time") for as long as a market with
+    fewer locomotives can be made at all, i.e. while deck, discard and market together still hold
+    ``face_up - loco_reset + 1`` (Europe, New York: 3) cards that are not locomotives. Otherwise no
+    reset can help and the market stays as it is; the test is made again whenever the market is
+    refilled (a card taken), so no flag is needed.
+
+    Why the loop ends: while it runs, at least 3 non-locomotives are in deck + discard + market. Every
+    reset draws from the deck, which is used up within a few resets; then the discard (holding every
+    card not face up) is shuffled into a new deck, and the next market is a uniform draw from it, good
+    with a positive probability (the worst pile, 3 non-locomotives among 17 cards, still over 1 %).
     """
     market = state.market
     for slot, card in enumerate(market):
         if card == EMPTY:
             market[slot] = draw_from_deck(state)
     loco, limit = board.loco, board.loco_reset
-    resets = 0
-    while not state.market_stuck and market.count(loco) >= limit:
-        if resets == MAX_RESETS:
-            state.market_stuck = True
-            break
-        resets += 1
+    if market.count(loco) < limit:
+        return
+    need = len(market) - limit + 1  # non-locomotives a market needs to hold fewer than `limit` locomotives
+    if _non_locos(state, loco) < need:
+        return
+    for _ in range(RESET_LIMIT):
         state.discard.extend(c for c in market if c != EMPTY)
         for slot in range(len(market)):
             market[slot] = EMPTY
         for slot in range(len(market)):
             market[slot] = draw_from_deck(state)
+        if market.count(loco) < limit:
+            return
+
+
+def _non_locos(state: State, loco: int) -> int:
+    """Cards in deck, discard and market that are not locomotives (hands and tunnels do not count)."""
+    n = len(state.deck) - state.deck.count(loco) + len(state.discard) - state.discard.count(loco)
+    return n + sum(1 for c in state.market if c != EMPTY and c != loco)
 
 
 def take_face_up(state: State, board: Board, card: int) -> int:
     """Take the leftmost face-up card of this kind, refill its slot; return the slot."""
     slot = state.market.index(card)
     state.market[slot] = EMPTY
-    state.market_stuck = False
     state.hands[state.current][card] += 1
     refill_market(state, board)
     return slot

@@ -201,6 +201,8 @@ class TTRGame(BaseGame):
         offer = self.state.offers[self.state.current]
         if fold(rest) == "all":
             return t.keep(tuple(sorted(offer)))
+        if fold(rest) in ("none", "nothing"):  # keep no ticket (Mega's long tickets may all be returned)
+            return t.keep(())
         parts = [p for p in rest.replace(",", " , ").split(",")] if "," in rest else None
         if parts is None:
             try:
@@ -263,6 +265,18 @@ def load_ttr_game(data: dict[str, Any]) -> TTRGame:
                             tiebreak=opts.get("tiebreak", "classic"), extra_tickets=opts.get("extra_tickets", ()),
                             first_player=opts.get("first_player", 0), map_file=opts.get("map_file"))
 
-    game = replay_saved(data, start)
+    game = replay_saved(_upgrade_snapshot(data), start)
     assert isinstance(game, TTRGame)
     return game
+
+
+def _upgrade_snapshot(data: dict[str, Any]) -> dict[str, Any]:
+    """A file saved before the state gained ``deal_step``/``set_aside`` and lost ``market_stuck``: its
+    snapshot in today's terms, so that games the rule changes did not touch still load. (A game they did
+    touch -- more than 3 market resets in a row, a Mega deal -- no longer replays, and says so.)"""
+    snap = data.get("state")
+    if not isinstance(snap, dict) or "market_stuck" not in snap or "deal_step" in snap:
+        return data
+    snap = {k: v for k, v in snap.items() if k != "market_stuck"}
+    snap.update(deal_step=0, set_aside=[])
+    return {**data, "state": snap}

@@ -96,13 +96,15 @@ class Rules:
         state.market = [EMPTY] * b.face_up
         refill_market(state, b)
         ini = self.variant.initial
+        first = ini.steps[0]
         longs, regular = list(long_pool), list(regular_pool)
         rng.shuffle(longs)
         rng.shuffle(regular)
         if len(longs) < ini.long * n_players or len(regular) < ini.regular * n_players:
             raise IllegalAction(f"not enough tickets in variant {self.variant.name} for {n_players} players")
+        # the first offer is dealt now; a later one (Mega's 5 regular tickets) when its player reaches it
         for p in range(n_players):
-            state.offers[p] = [longs.pop() for _ in range(ini.long)] + [regular.pop() for _ in range(ini.regular)]
+            state.offers[p] = [longs.pop() for _ in range(first.long)] + [regular.pop() for _ in range(first.regular)]
         state.ticket_deck = regular  # the unused long tickets go back to the box
         state.initial_pending = [(first_player + i) % n_players for i in range(n_players)]
         state.current = first_player
@@ -135,8 +137,7 @@ class Rules:
         if phase == KEEP:
             return self.table.keep_choices(s.offers[s.current], self.variant.draw_min_keep, len(s.offers[s.current]))
         if phase == INITIAL:
-            ini = self.variant.initial
-            return self.table.keep_choices(s.offers[s.current], ini.min_keep, ini.max_keep_long)
+            return self.table.keep_choices(s.offers[s.current], *self.keep_rule(s))
         if phase == TUNNEL:
             return [*self._tunnel_payments(s), self.table.decline]
         return []
@@ -560,6 +561,16 @@ class Rules:
         s.stations_left[p] -= 1
         self._end_turn(s)
 
+    def keep_rule(self, s: State) -> tuple[int, int]:
+        """``(at least, at most long)``: how many of the offered tickets the player to move must keep, and
+        how many long ones they may keep. A starting offer's minimum can depend on the steps before
+        (Mega: 2 of the 5 regular tickets after keeping a long one, else 3)."""
+        offer = s.offers[s.current]
+        if s.phase == INITIAL:
+            step = self.variant.initial.steps[s.deal_step]
+            return step.least(len(s.tickets[s.current]), len(offer)), step.max_keep_long
+        return min(self.variant.draw_min_keep, len(offer)), len(offer)
+
     def _keep(self, s: State, action: KeepTickets) -> None:
         if s.phase not in (INITIAL, KEEP):
             raise IllegalAction("no tickets are waiting to be chosen: draw tickets first")
@@ -569,16 +580,12 @@ class Rules:
         if len(set(kept)) != len(kept) or any(t not in offer for t in kept):
             raise IllegalAction("keep only tickets you were offered: "
                                 + " ".join(self._ticket_id(t) for t in sorted(offer)))
-        if s.phase == INITIAL:
-            ini = self.variant.initial
-            min_keep, max_long = min(ini.min_keep, len(offer)), ini.max_keep_long
-        else:
-            min_keep, max_long = min(self.variant.draw_min_keep, len(offer)), len(offer)
+        min_keep, max_long = self.keep_rule(s)
         if len(kept) < min_keep:
             raise IllegalAction(f"keep at least {min_keep} of the {len(offer)} tickets")
         longs = sum(1 for t in kept if self._is_long(t))
         if longs > max_long:
-            raise IllegalAction(f"keep at most {max_long} long ticket(s)")
+            raise IllegalAction(f"keep at most {max_long} long ticket{'s' if max_long != 1 else ''}")
         s.tickets[p].extend(kept)
         returned = [t for t in offer if t not in kept]
         s.offers[p] = []
@@ -586,18 +593,27 @@ class Rules:
             s.ticket_deck[0:0] = returned[::-1]  # under the deck, first returned lowest
             self._end_turn(s)
             return
-        back = [t for t in returned if not self._is_long(t)]  # long tickets always go to the box
-        mode = self.variant.initial.returned
-        if mode != "box" and back:
-            if mode == "under_shuffled":
-                s.rng.shuffle(back)
-            s.ticket_deck[0:0] = back[::-1]
+        ini = self.variant.initial
+        if ini.returned != "box":  # long tickets always go to the box; regular ones wait until all have chosen
+            s.set_aside.extend(t for t in returned if not self._is_long(t))
+        if s.deal_step + 1 < len(ini.steps):  # the same player's next offer: only now are its tickets seen
+            s.deal_step += 1
+            s.offers[p] = [s.ticket_deck.pop() for _ in range(ini.steps[s.deal_step].regular)]
+            return
+        s.deal_step = 0
         s.initial_pending.remove(p)
         if s.initial_pending:
             s.current = s.initial_pending[0]
-        else:
-            s.phase = MAIN
-            s.current = s.first
+            return
+        # everybody has chosen: all the returned tickets go under the deck together, shuffled as one pile
+        # (rules decision), so no player knows where their own returns lie
+        back = s.set_aside
+        if ini.returned == "under_shuffled":
+            s.rng.shuffle(back)
+        s.ticket_deck[0:0] = back[::-1]
+        s.set_aside = []
+        s.phase = MAIN
+        s.current = s.first
 
     def _ticket_id(self, t: int) -> str:
         return self.board.tickets[t].id

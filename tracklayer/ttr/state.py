@@ -45,6 +45,7 @@ class State:
     __slots__ = (
         "barred",
         "current",
+        "deal_step",
         "deck",
         "discard",
         "final_turns",
@@ -53,7 +54,6 @@ class State:
         "initial_pending",
         "last_reveal",
         "market",
-        "market_stuck",
         "n_players",
         "offers",
         "open_routes",
@@ -63,6 +63,7 @@ class State:
         "rng",
         "route_owner",
         "route_points",
+        "set_aside",
         "station_owner",
         "stations_left",
         "ticket_deck",
@@ -79,7 +80,6 @@ class State:
         self.deck: list[int] = []  # top of the deck is the END of the list
         self.discard: list[int] = []
         self.market: list[int] = []  # card index per slot, -1 = empty slot
-        self.market_stuck = False  # 3 resets in a row: no more resets until a card is taken
         self.hands = [[0] * n_cards for _ in range(n_players)]
         self.wagons = [wagons] * n_players
         self.stations_left = [stations] * n_players
@@ -95,6 +95,10 @@ class State:
         self.ticket_deck: list[int] = []  # top is the END of the list
         self.offers: list[list[int]] = [[] for _ in range(n_players)]  # tickets on offer per player
         self.initial_pending: list[int] = []  # players still to choose starting tickets, in order
+        self.deal_step = 0  # which offer of the starting deal the player to choose is at (Mega: 0 long, 1 regular)
+        # starting tickets returned to go under the deck: set aside, face down and out of play, until every
+        # player has chosen, then shuffled together (so nobody knows where their own returns lie)
+        self.set_aside: list[int] = []
         self.phase = INITIAL
         self.current = 0
         self.first = 0  # seat that takes the first turn
@@ -111,7 +115,6 @@ class State:
         new.deck = self.deck[:]
         new.discard = self.discard[:]
         new.market = self.market[:]
-        new.market_stuck = self.market_stuck
         new.hands = [h[:] for h in self.hands]
         new.wagons = self.wagons[:]
         new.stations_left = self.stations_left[:]
@@ -125,6 +128,8 @@ class State:
         new.ticket_deck = self.ticket_deck[:]
         new.offers = [o[:] for o in self.offers]
         new.initial_pending = self.initial_pending[:]
+        new.deal_step = self.deal_step
+        new.set_aside = self.set_aside[:]
         new.phase = self.phase
         new.current = self.current
         new.first = self.first

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from tracklayer.ttr.actions import DrawCard, KeepTickets
 from tracklayer.ttr.cards import EMPTY
 from tracklayer.ttr.scoring import joined_pairs
-from tracklayer.ttr.state import FREE, OVER
+from tracklayer.ttr.state import FREE, INITIAL, KEEP, OVER
 
 if TYPE_CHECKING:
     from tracklayer.ttr.game import TTRGame
@@ -224,6 +224,10 @@ def build_view(game: TTRGame, seat: int | None, log_tail: int | None = None) -> 
         view["hand"] = {b.card_name(c): n for c, n in enumerate(s.hands[seat])}
         view["tickets"] = ticket_info(game, held, done)
         view["offer"] = ticket_info(game, s.offers[seat])
+        if s.offers[seat] and seat == s.current and s.phase in (INITIAL, KEEP):
+            # the rule of this choice, so clients state and enforce it without knowing the variant
+            least, max_long = game.rules.keep_rule(s)
+            view["keep_rule"] = {"at_least": least, "at_most_long": max_long}
     moves = game.move_log
     if log_tail is not None:
         moves = moves[-log_tail:] if log_tail else []

@@ -132,7 +132,8 @@ class TerminalGame(TerminalSession):
 
     def completion_words(self, legal: Sequence[Any]) -> list[str]:
         words = [render.move_label(str(a)) for a in legal]
-        if self.g.phase in ("initial", "keep"):
+        if self.g.phase in ("initial", "keep") and self.g.table.keep(tuple(sorted(self.g.state.offers[
+                self.g.current_player]))) in legal:
             words.append("keep all")
         return words
 
@@ -168,14 +169,8 @@ class TerminalGame(TerminalSession):
         view = g.view(seat, log_tail=0)
         phase = g.phase
         if phase in ("initial", "keep"):
-            rules = g.variant.initial if phase == "initial" else None
-            least = rules.min_keep if rules else g.variant.draw_min_keep
             self.console.print(render.offer_table(view["offer"]))
-            ids = " ".join(t["id"] for t in view["offer"][:least])
-            hint = f"Keep at least {least}"
-            if rules and any(t.get("long") for t in view["offer"]):
-                hint += f" (at most {rules.max_keep_long} long)"
-            self.console.print(f"{hint}: e.g. 'keep {ids}' or 'keep all'.")
+            self.console.print(render.keep_hint(view["offer"], view["keep_rule"]))
         elif phase == "second_draw":
             self.console.print(render.market_line(view))
             self.console.print(render.hand_line(view))

@@ -135,6 +135,21 @@ def offer_table(offer: list[dict[str, Any]]) -> Table:
     return table
 
 
+def keep_hint(offer: list[dict[str, Any]], rule: dict[str, int]) -> str:
+    """The rule of a ticket choice in words, with an example (``rule``: the view's ``keep_rule``)."""
+    least, max_long = rule["at_least"], rule["at_most_long"]
+    longs = [t["id"] for t in offer if t.get("long")]
+    limit_long = len(longs) > max_long
+    if least == 0:  # Mega's long tickets: one or none
+        example = " or ".join(f"'keep {x}'" for x in [*longs[:max_long], "none"])
+        what = "ticket" if max_long == 1 else "tickets"
+        return f"Keep at most {max_long} long {what}, or none: e.g. {example}."
+    regular = [t["id"] for t in offer if not t.get("long")]
+    ids = " ".join(([*longs[:max_long], *regular] if limit_long else [t["id"] for t in offer])[:least])
+    hint = f"Keep at least {least}" + (f" (at most {max_long} long)" if limit_long else "")
+    return f"{hint}: e.g. 'keep {ids}'" + ("." if limit_long else " or 'keep all'.")
+
+
 def tunnel_line(view: dict[str, Any], viewer_moves: bool) -> Text | None:
     tunnel = view.get("tunnel")
     if not tunnel:

@@ -8,8 +8,8 @@ The board: a point ``x,row`` is drawn at column ``2·x`` and line ``2·row``, so
 neighbour (``x+2``) covers the three cells between, and a diagonal (``x±1, row+1``) the one cell
 half-way down. Rails take the colour of their network (a network touching one player's start
 marker has that player's colour, a shared one is white); built double lines are drawn ``═`` or
-reversed; free double lines are marked in their middle by terrain (``^`` mountains, ``≈`` water,
-``=`` unknown); start markers are the player's number; your cities are ``◉`` with a highlighted
+reversed; free double lines are marked in their middle by terrain (``^`` mountains in brown, ``≈`` water in
+blue, ``=`` unknown); start markers are the player's number; your cities are ``◉`` with a highlighted
 label, other cities ``○``. Rulers give ``x`` (even on top, odd below) and ``row`` (left).
 """
 
@@ -38,6 +38,8 @@ CITY_STYLES = {"brown": "dark_orange3", "white": "grey93", "pink": "hot_pink", "
                "turquoise": "turquoise2"}
 HINT_STYLE = "bright_cyan"
 FREE_STYLE = "grey50"
+# the mark in the middle of a free double line, by terrain (cards 4 and 5 make water / mountain doubles single)
+TERRAIN_STYLES: dict[str | None, str] = {"water": "dodger_blue2", "mountain": "orange4", None: FREE_STYLE}
 GUTTER = 3  # columns for the row numbers
 WIDE = 112  # from this console width on, the panel stands beside the board, else below it
 LIST_CAP = 60  # moves listed by ``moves``
@@ -218,7 +220,8 @@ def board_map(board: Board, view: dict[str, Any], *, hints: bool = False, ascii_
             continue
         cells = _line_cells(board, e)
         line, col = cells[len(cells) // 2]
-        put(line, col, g.free2.get(board.edge_terrain[e], g.free2[None]), FREE_STYLE)
+        terrain = board.edge_terrain[e] if board.edge_terrain[e] in g.free2 else None
+        put(line, col, g.free2[terrain], TERRAIN_STYLES[terrain])
     # the suggested missing lines
     if hints:
         for e in line_ids(board, view.get("missing_lines") or ()):
@@ -307,7 +310,8 @@ def legend(ascii_only: bool = False, hints: bool = False) -> Text:
     t.append(g.east2, style="bold")
     t.append(g.up, style="bold reverse")
     t.append(" built double  ")
-    t.append(f"{g.free2[None]}{g.free2['mountain']}{g.free2['water']}", style=FREE_STYLE)
+    t.append(g.free2["mountain"], style=TERRAIN_STYLES["mountain"])
+    t.append(g.free2["water"], style=TERRAIN_STYLES["water"])
     t.append(" free double (mountains, water)  ")
     t.append(g.mine, style="bold")
     t.append(" yours ")
@@ -593,8 +597,8 @@ def cities_listing(board: Board, view: dict[str, Any], words: list[str]) -> Rend
 
 def round_block(summary: dict[str, Any]) -> RenderableType:
     """A finished round as everyone sees it (all cities revealed)."""
-    how = {"connected": "someone joined all their cities", "supply": "the rails ran out",
-           "blocked": "nobody could build any more"}.get(summary["ended_by"], summary["ended_by"])
+    how = {"connected": "someone joined all their cities", "supply": "the rails ran out"}.get(
+        summary["ended_by"], summary["ended_by"])
     table = Table(title=f"Round {summary['round']} ends: {how}", title_justify="left", title_style="bold",
                   box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for title, justify in [("Player", "left"), ("Start", "right"), ("Cities", "left"), ("Joined", "left"),

@@ -2,7 +2,14 @@
 // Ticket to Ride: cities at their x/y, routes as rows of wagon spaces (double lanes side by side,
 // tunnels with dashed borders, ferries with locomotive marks), letters as well as colours.
 // Trans Europa / America: the triangular grid, double-cost lines, city dots, rails and start markers.
-import { s, CARD_FILL, CARD_LETTER, DARK_TEXT, PLAYER_COLORS, PLAYER_SYMBOLS } from "/static/common.js";
+import { s, CARD_FILL, CARD_LETTER, DARK_TEXT, PLAYER_COLORS, PLAYER_SYMBOLS, cards, gameTitle } from "/static/common.js";
+import { t } from "/static/i18n.js";
+
+// What a Ticket to Ride route asks for, in words: "4 red cards", "3 cards of one colour, 1 of them a locomotive".
+export function routeNeed(board, r) {
+  const base = r.color === "gray" ? t("need.gray", { count: r.length }) : cards(r.color, r.length);
+  return r.ferry ? t("need.ferry", { need: base, locos: cards(board.loco, r.ferry) }) : base;
+}
 
 const CITY_R = 8;
 
@@ -37,7 +44,7 @@ export class TTRBoard {
     const [x0, y0, x1, y1] = board.bounds;
     const pad = 46;
     this.svg = s("svg", { viewBox: `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`, role: "group",
-      "aria-label": `${board.name} board` });
+      "aria-label": t("board.label", { name: gameTitle(board.game, board.name) }) });
     this.svg.append(defs(), s("rect", { x: x0 - pad, y: y0 - pad, width: x1 - x0 + 2 * pad, height: y1 - y0 + 2 * pad, fill: "url(#paper)" }),
       s("rect", { x: x0 - pad, y: y0 - pad, width: x1 - x0 + 2 * pad, height: y1 - y0 + 2 * pad, fill: "url(#grid)" }));
     this.routeLayer = s("g", {});
@@ -68,9 +75,8 @@ export class TTRBoard {
   drawRoute(r) {
     const g = this.geometry(r);
     const A = this.b.cities[r.a].display, B = this.b.cities[r.b].display;
-    const kind = [r.tunnel ? "tunnel" : "", r.ferry ? `ferry needing ${r.ferry} ${this.b.loco}${r.ferry > 1 ? "s" : ""}` : ""].filter(Boolean).join(", ");
     const group = s("g", { class: "route", "data-route": r.i, tabindex: 0, role: "button",
-      "aria-label": `Route ${A} to ${B}: ${r.length} ${r.color}${kind ? ", " + kind : ""}` });
+      "aria-label": t(r.tunnel ? "board.route_tunnel" : r.ferry ? "board.route_ferry" : "board.route", { a: A, b: B, need: routeNeed(this.b, r) }) });
     const segs = g.segs.map(([cx, cy], j) => {
       const seg = s("g", { transform: `translate(${cx.toFixed(1)} ${cy.toFixed(1)}) rotate(${g.angle.toFixed(1)})` });
       const rect = s("rect", { class: "seg", x: -g.len / 2, y: -4.6, width: g.len, height: 9.2, rx: 1.8,
@@ -130,8 +136,8 @@ export class TTRBoard {
       group.classList.toggle("claimable", claimable.has(i));
       group.classList.toggle("selected", selected === i);
       group.setAttribute("data-owner", o ?? "");
-      const ownerName = o === null || o === undefined ? "free" : `claimed by ${view.players[o].name}`;
-      group.setAttribute("aria-description", ownerName + (claimable.has(i) ? ", you can claim it" : ""));
+      const ownerName = o === null || o === undefined ? t("board.free") : t("board.claimed_by", { name: view.players[o].name });
+      group.setAttribute("aria-description", claimable.has(i) ? t("board.claimable", { state: ownerName }) : ownerName);
     });
     const stations = view.stations || {};
     this.b.cities.forEach((c, i) => {
@@ -160,6 +166,14 @@ export class TTRBoard {
 }
 
 const TS = 30; // spacing of the Trans grid
+// How a double line is drawn, by its terrain (board data; special cards 4 and 5 make water / mountain
+// doubles count single); its words are the catalog's terrain.* keys.
+const TERRAIN = {
+  water: { color: "#3d86c6", key: "terrain.water", card: "terrain.card_water" },
+  mountain: { color: "#9b6a3c", key: "terrain.mountain", card: "terrain.card_mountain" },
+  null: { color: "#8a8a8a", key: "terrain.none", card: null },
+};
+const LEGEND = ["water", "mountain"];
 
 export class TransBoard {
   constructor(board, handlers) {
@@ -167,8 +181,8 @@ export class TransBoard {
     this.on = handlers;
     this.P = board.points.map(([x, row]) => [x * TS / 2, row * TS * Math.sqrt(3) / 2]);
     const xs = this.P.map((p) => p[0]), ys = this.P.map((p) => p[1]);
-    const x0 = Math.min(...xs) - 30, y0 = Math.min(...ys) - 30, x1 = Math.max(...xs) + 30, y1 = Math.max(...ys) + 30;
-    this.svg = s("svg", { viewBox: `${x0} ${y0} ${x1 - x0} ${y1 - y0}`, role: "group", "aria-label": `${board.name} board` });
+    const x0 = Math.min(...xs) - 30, y0 = Math.min(...ys) - 30, x1 = Math.max(...xs) + 30, y1 = Math.max(...ys) + 46;
+    this.svg = s("svg", { viewBox: `${x0} ${y0} ${x1 - x0} ${y1 - y0}`, role: "group", "aria-label": t("board.label", { name: gameTitle(board.game, board.name) }) });
     this.svg.append(defs(), s("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, fill: "#e7eff0" }));
     this.edgeLayer = s("g", {});
     this.railLayer = s("g", { "pointer-events": "none" });
@@ -179,16 +193,39 @@ export class TransBoard {
     this.edges = board.edges.map((e) => this.drawEdge(e));
     this.cityAt = new Map(board.cities.map((c) => [c.point, c]));
     this.points = board.points.map((p, i) => this.drawPoint(i));
+    this.svg.append(this.legend(x0 + 12, y1 - 14));
+  }
+
+  legend(x, y) {
+    const g = s("g", { class: "terrain-legend", "pointer-events": "none" });
+    LEGEND.forEach((terrain, i) => {
+      const lx = x + i * 165;
+      g.append(this.doubleStroke(lx, y, lx + 24, y, TERRAIN[terrain].color),
+        s("text", { x: lx + 30, y: y + 3.5, "font-size": 10, fill: "#1d2b30", text: t(`terrain.legend_${terrain}`) }));
+    });
+    return g;
+  }
+
+  doubleStroke(ax, ay, bx, by, color) {
+    // two thin parallel strokes and a tick across the middle: a double line
+    const len = Math.hypot(bx - ax, by - ay) || 1, nx = -(by - ay) / len, ny = (bx - ax) / len, o = 1.3;
+    const mx = (ax + bx) / 2, my = (ay + by) / 2;
+    return s("g", { class: "double" },
+      s("line", { class: "vis", x1: ax + nx * o, y1: ay + ny * o, x2: bx + nx * o, y2: by + ny * o, stroke: color, "stroke-width": 1.3 }),
+      s("line", { class: "vis", x1: ax - nx * o, y1: ay - ny * o, x2: bx - nx * o, y2: by - ny * o, stroke: color, "stroke-width": 1.3 }),
+      s("line", { x1: mx - nx * 3.5, y1: my - ny * 3.5, x2: mx + nx * 3.5, y2: my + ny * 3.5, stroke: color, "stroke-width": 1.6 }));
   }
 
   drawEdge(e) {
     const [ax, ay] = this.P[e.a], [bx, by] = this.P[e.b];
     const g = s("g", { class: "edge", "data-edge": e.text });
-    const color = e.terrain === "water" ? "#5d9cc9" : e.cost > 1 ? "#b7936a" : "#b3c2c6";
-    g.append(s("line", { class: "vis", x1: ax, y1: ay, x2: bx, y2: by, stroke: color, "stroke-width": e.cost > 1 ? 1.8 : 1.1 }));
     if (e.cost > 1) {
-      const mx = (ax + bx) / 2, my = (ay + by) / 2, dx = (bx - ax) / TS, dy = (by - ay) / TS;
-      g.append(s("line", { x1: mx - dy * 3, y1: my + dx * 3, x2: mx + dy * 3, y2: my - dx * 3, stroke: color, "stroke-width": 1.6 }));
+      const kind = TERRAIN[e.terrain] || TERRAIN.null;
+      g.dataset.terrain = e.terrain || "";
+      const title = t("terrain.title", { kind: t(kind.key), line: e.text }) + (kind.card ? ` (${t(kind.card)})` : "");
+      g.append(s("title", { text: title }), this.doubleStroke(ax, ay, bx, by, kind.color));
+    } else {
+      g.append(s("line", { class: "vis", x1: ax, y1: ay, x2: bx, y2: by, stroke: "#b3c2c6", "stroke-width": 1.1 }));
     }
     const hit = s("line", { class: "edge-hit", x1: ax, y1: ay, x2: bx, y2: by, stroke: "transparent", "stroke-width": 9 });
     g.append(hit);
@@ -236,7 +273,7 @@ export class TransBoard {
       const owner = r.player === null || r.player === undefined ? null : r.player;
       const who = owner === null ? "" : `${view.players[owner]?.name ?? "?"} (${PLAYER_SYMBOLS[owner % 6]})`;
       const g = s("g", { class: "rail", "data-line": r.line, "data-player": owner ?? "" },
-        s("title", { text: `Rail ${r.line}${who ? ` laid by ${who}` : ""}` }),
+        s("title", { text: who ? t("board.rail_by", { line: r.line, who }) : t("board.rail", { line: r.line }) }),
         s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: "#1d1d1d", "stroke-width": 7, "stroke-linecap": "round" }),
         s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: owner === null ? "#444" : PLAYER_COLORS[owner % 6], "stroke-width": 4.5, "stroke-linecap": "round" }));
       if (owner !== null) {
@@ -252,7 +289,7 @@ export class TransBoard {
       if (idx < 0) continue;
       const [x, y] = this.P[idx];
       this.railLayer.append(s("g", { class: "start-marker", "data-player": seat },
-        s("title", { text: `Start marker of ${p.name} (${PLAYER_SYMBOLS[seat % 6]}) at ${p.start}` }),
+        s("title", { text: t("board.start_marker", { name: `${p.name} (${PLAYER_SYMBOLS[seat % 6]})`, point: p.start }) }),
         s("circle", { cx: x, cy: y, r: 9, fill: PLAYER_COLORS[seat % 6], stroke: "#111", "stroke-width": 2 }),
         s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: "#fff", "font-weight": 800, text: PLAYER_SYMBOLS[seat % 6] })));
     }
@@ -269,13 +306,13 @@ export class TransBoard {
     this.edges.forEach((g) => {
       const on = rails.has(g.dataset.edge);
       g.classList.toggle("legal", on);
-      if (on) { g.setAttribute("tabindex", 0); g.setAttribute("role", "button"); g.setAttribute("aria-label", `Rail ${g.dataset.edge}`); } else { g.removeAttribute("tabindex"); g.removeAttribute("role"); }
+      if (on) { g.setAttribute("tabindex", 0); g.setAttribute("role", "button"); g.setAttribute("aria-label", t("board.rail", { line: g.dataset.edge })); } else { g.removeAttribute("tabindex"); g.removeAttribute("role"); }
     });
     this.points.forEach((g) => {
       const on = starts.has(g.dataset.point);
       const dot = g.querySelector(".point");
       if (dot) dot.classList.toggle("legal", on);
-      if (on) { g.setAttribute("tabindex", 0); g.setAttribute("role", "button"); g.setAttribute("aria-label", `Start at ${g.dataset.point}`); } else g.removeAttribute("tabindex");
+      if (on) { g.setAttribute("tabindex", 0); g.setAttribute("role", "button"); g.setAttribute("aria-label", t("board.start_at", { point: g.dataset.point })); } else g.removeAttribute("tabindex");
     });
   }
 }

@@ -1,4 +1,6 @@
 // Shared by the lobby and the game page: colours, symbols, small DOM helpers.
+import { t } from "/static/i18n.js";
+
 export const PLAYER_COLORS = ["#d55e00", "#0072b2", "#e0b000", "#009e73", "#cc79a7", "#4d4d4d"];
 export const PLAYER_SYMBOLS = ["●", "▲", "■", "◆", "★", "✚"];
 export const PLAYER_COLOR_NAMES = ["vermilion", "blue", "yellow", "green", "purple", "graphite"];
@@ -44,13 +46,13 @@ export function s(tag, attrs = {}, ...children) {
 
 export function token(seat, extra = "") {
   return h("span", { class: `token ${extra}`, style: `background:${PLAYER_COLORS[seat % 6]}`,
-    title: `${PLAYER_COLOR_NAMES[seat % 6]} ${PLAYER_SYMBOLS[seat % 6]}`, "aria-hidden": "true" },
+    title: `${t(`player_color.${PLAYER_COLOR_NAMES[seat % 6]}`)} ${PLAYER_SYMBOLS[seat % 6]}`, "aria-hidden": "true" },
   PLAYER_SYMBOLS[seat % 6]);
 }
 
 export function chip(color, n) {
   const dark = DARK_TEXT.has(color);
-  return h("span", { class: `chip c-${color}`, style: dark ? "color:#222;text-shadow:none" : "" },
+  return h("span", { class: `chip c-${color}`, style: dark ? "color:#222;text-shadow:none" : "", title: n === "" ? colorName(color) : cards(color, n) },
     `${n}${CARD_LETTER[color] ?? color[0].toUpperCase()}`);
 }
 
@@ -79,8 +81,16 @@ export const store = {
 
 export function logo() {
   const img = h("img", { src: "/static/favicon.svg", alt: "", width: 34, height: 34 });
-  return h("a", { class: "brand", href: "/" }, img, h("span", {}, "tracklayer ", h("small", {}, "rail games in the browser")));
+  return h("a", { class: "brand", href: "/", "aria-label": "tracklayer" }, img, h("span", {}, "tracklayer ", h("small", {}, t("brand.tagline"))));
 }
+
+// Names of games, variants and cards in the page's language (the server's English title if no catalog has one).
+export function gameTitle(game, fallback) { return t(`game.${game}`, {}, fallback || game); }
+export function variantTitle(game, variant, fallback) {
+  return t(`variant.${game}.${variant}`, {}, t(`variant.${variant}`, {}, fallback || variant));
+}
+export function colorName(color) { return t(`color.${color}`, {}, color); }
+export function cards(color, count) { return t(`cards.${color}`, { count }, `${count} ${color}`); }
 
 // Small line icons (no emoji font needed).
 const ICONS = {

@@ -1,4 +1,5 @@
-import { h, s, icon, logo, token, store, PLAYER_COLORS, CARD_FILL } from "/static/common.js";
+import { h, s, icon, logo, token, store, PLAYER_COLORS, CARD_FILL, gameTitle, variantTitle } from "/static/common.js";
+import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = { games: [], bots: [] };
@@ -8,7 +9,7 @@ let seats = [];
 async function api(path, opts) {
   const r = await fetch(path, opts);
   const body = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(body.detail || `HTTP ${r.status}`);
+  if (!r.ok) throw new Error(typeof body.detail === "string" ? body.detail : `HTTP ${r.status}`);
   return body;
 }
 
@@ -40,67 +41,115 @@ function miniArt(board) {
   return svg;
 }
 
+const boards = {};
 function renderTiles() {
   const tiles = $("tiles");
   tiles.replaceChildren();
   for (const g of catalog.games) {
     const art = s("svg", { class: "art", viewBox: "0 0 200 92" });
     const btn = h("button", { class: "tile", type: "button", "aria-pressed": String(chosen?.name === g.name), "data-game": g.name,
-      onclick: () => choose(g) }, art, h("span", { class: "cap" }, h("b", {}, g.title), h("span", {}, `${g.min_players}–${g.max_players} players`)));
+      onclick: () => choose(g) }, art, h("span", { class: "cap" }, h("b", {}, gameTitle(g.name, g.title)), h("span", {}, t("lobby.players_range", { min: g.min_players, max: g.max_players }))));
     tiles.append(btn);
-    api(`/api/boards/${g.name}`).then((b) => art.replaceWith(miniArt(b))).catch(() => {});
+    boards[g.name] ??= api(`/api/boards/${g.name}`);
+    boards[g.name].then((b) => art.replaceWith(miniArt(b))).catch(() => {});
   }
 }
 
 function choose(g) {
   chosen = g;
-  document.querySelectorAll(".tile").forEach((t) => t.setAttribute("aria-pressed", String(t.dataset.game === g.name)));
+  document.querySelectorAll(".tile").forEach((x) => x.setAttribute("aria-pressed", String(x.dataset.game === g.name)));
   const opts = $("opts");
+  const keep = Object.fromEntries([...opts.querySelectorAll("select")].map((el) => [el.id || el.dataset.option, el.value]));
   opts.replaceChildren();
-  const variant = h("select", { id: "variant" }, g.variants.map((v) => h("option", { value: v.name, selected: v.name === g.default_variant }, v.title)));
-  opts.append(h("label", { class: "field" }, "Variant", variant));
+  const variant = h("select", { id: "variant" }, g.variants.map((v) => h("option", { value: v.name, selected: (keep.variant ?? g.default_variant) === v.name },
+    variantTitle(g.name, v.name, v.title))));
+  opts.append(h("label", { class: "field" }, t("lobby.variant"), variant));
   for (const o of g.options) {
-    opts.append(h("label", { class: "field" }, o.title, h("select", { "data-option": o.name }, o.choices.map((c) => h("option", { value: c.name }, c.title)))));
+    opts.append(h("label", { class: "field" }, t(`option.${o.name}`, {}, o.title), h("select", { "data-option": o.name },
+      o.choices.map((c) => h("option", { value: c.name, selected: keep[o.name] === c.name }, t(`option.${o.name}.${c.name}`, {}, c.title))))));
   }
-  if (!seats.length) seats = [{ kind: "human", name: "You" }, { kind: "bot", name: "" }, { kind: "bot", name: "" }];
+  if (!seats.length) seats = [{ kind: "human", name: "" }, { kind: "bot", name: "" }, { kind: "bot", name: "" }];
   seats = seats.slice(0, g.max_players);
   while (seats.length < g.min_players) seats.push({ kind: "bot", name: "" });
   renderSeats();
+}
+
+// A bot seat's choice: "level:<level>" (the default: a level of this game) or "bot:<name>" (advanced).
+function botChoice(seat) {
+  const g = chosen;
+  const valid = (c) => (c?.startsWith("level:") && g.bot_levels.some((x) => `level:${x.level}` === c))
+    || (c?.startsWith("bot:") && g.bots.includes(c.slice(4)));
+  if (!valid(seat.choice)) seat.choice = `level:${g.default_level ?? g.bot_levels[0]?.level}`;
+  return seat.choice;
+}
+
+function botFor(seat) {
+  const c = botChoice(seat);
+  if (c.startsWith("bot:")) return c.slice(4);
+  return chosen.bot_levels.find((x) => `level:${x.level}` === c)?.bot;
+}
+
+function choiceLine(seat) {
+  const c = botChoice(seat);
+  const fam = chosen.family;
+  if (c.startsWith("bot:")) return t(`bot.${c.slice(4)}.${fam}`, {}, c.slice(4));
+  const level = c.slice(6);
+  return t(`level.${level}.${fam}`);
+}
+
+function botSelect(seat, i) {
+  const g = chosen;
+  const levels = h("optgroup", { label: t("lobby.levels") }, g.bot_levels.map((x) =>
+    h("option", { value: `level:${x.level}`, title: t(`level.${x.level}.${g.family}`) }, t(`level.${x.level}`))));
+  const raw = h("optgroup", { label: t("lobby.bots_by_name") }, g.bots.map((b) => h("option", { value: `bot:${b}`, title: t(`bot.${b}.${g.family}`, {}, b) },
+    t("lobby.bot_name", { bot: b }))));
+  const sel = h("select", { "aria-label": t("lobby.seat_bot", { n: i + 1 }), class: "botkind", "data-seat": i,
+    onchange: (e) => { seat.choice = e.target.value; renderSeats(); } }, levels, raw);
+  sel.value = botChoice(seat);
+  return sel;
+}
+
+function defaultName(seat, i) {
+  return seat.kind === "bot" ? t("lobby.bot_n", { n: i + 1 }) : t("lobby.player_n", { n: i + 1 });
 }
 
 function renderSeats() {
   const box = $("seats");
   box.replaceChildren();
   seats.forEach((seat, i) => {
-    const name = h("input", { value: seat.name, placeholder: seat.kind === "bot" ? `Bot ${i + 1}` : `Player ${i + 1}`,
-      "aria-label": `Seat ${i + 1} name`, maxlength: 24, oninput: (e) => { seat.name = e.target.value; } });
-    const who = h("span", { class: "who", role: "group", "aria-label": `Seat ${i + 1} is played by` },
+    const name = h("input", { value: seat.name, placeholder: defaultName(seat, i),
+      "aria-label": t("lobby.seat_name", { n: i + 1 }), maxlength: 24, oninput: (e) => { seat.name = e.target.value; } });
+    const who = h("span", { class: "who", role: "group", "aria-label": t("lobby.seat_played_by", { n: i + 1 }) },
       ["human", "bot"].map((k) => h("button", { type: "button", "aria-pressed": String(seat.kind === k),
-        onclick: () => { seat.kind = k; renderSeats(); } }, icon(k === "human" ? "person" : "bot"), k === "human" ? " Human" : " Bot")));
-    const kind = seat.kind === "bot" ? h("select", { "aria-label": `Seat ${i + 1} bot`, class: "botkind",
-      onchange: (e) => { seat.bot = e.target.value; } }, catalog.bots.map((b) => h("option", { value: b, selected: (seat.bot || "random") === b }, b))) : null;
-    const rm = h("button", { class: "x", type: "button", "aria-label": `Remove seat ${i + 1}`, disabled: seats.length <= (chosen?.min_players ?? 2),
+        onclick: () => { seat.kind = k; renderSeats(); } }, icon(k === "human" ? "person" : "bot"), " ", t(k === "human" ? "lobby.human" : "lobby.bot"))));
+    const kind = seat.kind === "bot" ? botSelect(seat, i) : null;
+    const rm = h("button", { class: "x", type: "button", "aria-label": t("lobby.remove_seat", { n: i + 1 }), disabled: seats.length <= (chosen?.min_players ?? 2),
       onclick: () => { seats.splice(i, 1); renderSeats(); } }, "×");
-    box.append(h("div", { class: "seat" }, token(i), h("div", { class: "row", style: "gap:6px;flex-wrap:nowrap" }, name, kind), who, rm));
+    const desc = seat.kind === "bot" ? h("p", { class: "seat-desc", "data-seat-desc": i }, choiceLine(seat)) : null;
+    box.append(h("div", { class: `seat ${seat.kind}` }, token(i), h("div", { class: "seat-main" }, name, kind), who, rm, desc));
   });
   $("add-seat").disabled = !chosen || seats.length >= chosen.max_players;
 }
 
 async function create() {
   $("create-error").textContent = "";
-  if (!chosen) { $("create-error").textContent = "Pick a map first."; return; }
+  if (!chosen) { $("create-error").textContent = t("lobby.pick_map"); return; }
   const options = {};
   document.querySelectorAll("[data-option]").forEach((el) => { options[el.dataset.option] = el.value; });
   const body = { game: chosen.name, variant: $("variant").value, options, hotseat: $("hotseat").checked,
-    seats: seats.map((x) => ({ kind: x.kind, name: x.name.trim() || undefined, bot: x.kind === "bot" ? (x.bot || "random") : undefined })) };
+    seats: seats.map((x, i) => ({ kind: x.kind, name: x.name.trim() || defaultName(x, i), bot: x.kind === "bot" ? botFor(x) : undefined })) };
   try {
     const out = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     showLinks(out);
+    $("created").scrollIntoView({ behavior: "smooth", block: "nearest" });
+    $("links").querySelector("a.primary")?.focus();
     refresh();
-  } catch (e) { $("create-error").textContent = e.message; }
+  } catch (e) { $("create-error").textContent = t("lobby.create_failed", { detail: e.message }); }
 }
 
+let lastCreated = null;
 function showLinks(out) {
+  lastCreated = out;
   const links = $("links");
   links.replaceChildren();
   const abs = (p) => new URL(p, location.href).href;
@@ -108,12 +157,12 @@ function showLinks(out) {
   const tokens = {};
   const add = (tok, label, link, primary) => {
     const copy = h("button", { class: "btn small", type: "button", onclick: async () => {
-      try { await navigator.clipboard.writeText(abs(link)); copy.textContent = "Copied"; } catch { copy.textContent = "Select & copy"; }
-    } }, "Copy link");
+      try { await navigator.clipboard.writeText(abs(link)); copy.textContent = t("lobby.copied"); } catch { copy.textContent = t("lobby.select_copy"); }
+    } }, t("lobby.copy_link"));
     links.append(h("div", { class: "link" }, tok, h("div", {}, h("b", {}, label), h("br"), h("code", {}, abs(link))), copy,
-      h("a", { class: `btn small ${primary ? "primary" : ""}`, href: link }, primary ? "Play" : "Open")));
+      h("a", { class: `btn small ${primary ? "primary" : ""}`, href: link }, primary ? t("lobby.play") : t("lobby.open"))));
   };
-  if (out.hotseat) { tokens.hotseat = out.hotseat.token; add(h("span", { class: "token", style: "background:#333" }, icon("swap", 18)), "Hot-seat table (all human seats)", out.hotseat.link, true); }
+  if (out.hotseat) { tokens.hotseat = out.hotseat.token; add(h("span", { class: "token", style: "background:#333" }, icon("swap", 18)), t("lobby.hotseat_table"), out.hotseat.link, true); }
   let first = !out.hotseat;
   for (const seat of out.seats) {
     if (seat.kind !== "human") continue;
@@ -122,15 +171,12 @@ function showLinks(out) {
     first = false;
   }
   tokens.spectator = out.spectator.token;
-  add(h("span", { class: "token", style: "background:#777" }, icon("eye", 18)), "Spectators", out.spectator.link, false);
-  store.remember(out.id, { title, tokens, seats: out.seats.map((x) => x.name) });
+  add(h("span", { class: "token", style: "background:#777" }, icon("eye", 18)), t("lobby.spectators"), out.spectator.link, false);
+  store.remember(out.id, { title, game: out.game, tokens, seats: out.seats.map((x) => x.name) });
   $("created").hidden = false;
-  $("created").scrollIntoView({ behavior: "smooth", block: "nearest" });
-  const firstPlay = links.querySelector("a.primary");
-  if (firstPlay) firstPlay.focus();
 }
 
-function statusChip(st) { return h("span", { class: `status ${st}` }, st === "open" ? "waiting" : st); }
+function statusChip(st) { return h("span", { class: `status ${st}` }, t(`status.${st}`, {}, st)); }
 
 async function refresh() {
   const mine = store.mine();
@@ -140,33 +186,41 @@ async function refresh() {
   const mineList = $("mine");
   mineList.replaceChildren();
   const ids = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0));
+  const titleOf = (game, fallback) => gameTitle(game, catalog.games.find((x) => x.name === game)?.title || fallback || game);
   for (const id of ids.slice(0, 12)) {
     const m = mine[id]; const g = byId[id];
     const tok = m.tokens.hotseat || Object.entries(m.tokens).find(([k]) => /^\d+$/.test(k))?.[1] || m.tokens.spectator;
-    mineList.append(h("li", {}, h("div", { class: "meta" }, h("b", {}, m.title || g?.game || "game"),
-      h("span", {}, (m.seats || []).join(", "), g ? ` · ${g.moves} moves` : "")), g ? statusChip(g.status) : null,
-    h("a", { class: "btn small gold", href: `/game/${id}#${tok}` }, g?.status === "over" ? "Results" : "Resume")));
+    mineList.append(h("li", {}, h("div", { class: "meta" }, h("b", {}, titleOf(m.game || g?.game, m.title) || t("lobby.game")),
+      h("span", {}, list(m.seats || []), g ? ` · ${t("lobby.moves", { count: g.moves })}` : "")), g ? statusChip(g.status) : null,
+    h("a", { class: "btn small gold", href: `/game/${id}#${tok}` }, g?.status === "over" ? t("lobby.results") : t("lobby.resume"))));
   }
-  if (!ids.length) mineList.append(h("li", { class: "empty" }, "Games you create or join appear here."));
+  if (!ids.length) mineList.append(h("li", { class: "empty" }, t("lobby.mine_empty")));
   const all = $("all");
   all.replaceChildren();
-  const titles = Object.fromEntries(catalog.games.map((g) => [g.name, g.title]));
   const live = listed.filter((g) => g.status !== "over").slice(0, 15);
   for (const g of live) {
-    all.append(h("li", {}, h("div", { class: "meta" }, h("b", {}, titles[g.game] || g.game),
-      h("span", {}, g.seats.map((x) => x.name + (x.kind === "bot" ? " (bot)" : "")).join(", "), ` · ${g.moves} moves`)), statusChip(g.status)));
+    all.append(h("li", {}, h("div", { class: "meta" }, h("b", {}, titleOf(g.game)),
+      h("span", {}, list(g.seats.map((x) => (x.kind === "bot" ? t("lobby.name_bot", { name: x.name }) : x.name))), ` · ${t("lobby.moves", { count: g.moves })}`)), statusChip(g.status)));
   }
-  if (!live.length) all.append(h("li", { class: "empty" }, "No games yet: start one!"));
+  if (!live.length) all.append(h("li", { class: "empty" }, t("lobby.all_empty")));
 }
 
+function renderTop() {
+  $("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), langPicker, h("span", { class: "pill ok", id: "conn" }, t("lobby.online")));
+}
+
+let langPicker = null;
 async function main() {
-  $("topbar").append(logo(), h("span", { class: "spacer" }), h("span", { class: "pill ok", id: "conn" }, "Server online"));
+  await initI18n();
+  langPicker = picker();
+  renderTop();
   catalog = await api("/api/catalog");
   chosen = catalog.games.find((g) => g.name === "ttr-europe") || catalog.games[0];
   renderTiles();
   choose(chosen);
   $("add-seat").addEventListener("click", () => { seats.push({ kind: "bot", name: "" }); renderSeats(); });
   $("create").addEventListener("click", create);
+  onLangChange(() => { renderTop(); renderTiles(); choose(chosen); refresh(); if (lastCreated) showLinks(lastCreated); });
   refresh();
   setInterval(refresh, 10000);
 }

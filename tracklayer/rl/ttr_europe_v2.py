@@ -9,7 +9,7 @@ from typing import Any
 
 from tracklayer.rl.envs import make_env, make_parallel, make_raw_env
 
-NAME = "ttr_europe_v1"
+NAME = "ttr_europe_v2"
 
 
 def env(**options: Any) -> Any:
