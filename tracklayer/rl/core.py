@@ -195,11 +195,6 @@ class Episode:
             return np.frombuffer(bytearray(self._position_mask()), dtype=np.int8)  # a copy per caller
         return np.zeros(self.n_actions, dtype=np.int8)
 
-    def is_legal(self, index: int) -> bool:
-        """Whether ``index`` is a legal move of the player to move (a look-up in the position's mask)."""
-        self._position()
-        return 0 <= index < self.n_actions and not self.done and bool(self._position_mask()[index])
-
     def legal_action(self, index: int) -> Action | None:
         """The legal engine action of ``index`` for the player to move, or None."""
         self._position()
