@@ -183,6 +183,14 @@ def serve(
     idle_timeout: Annotated[float, typer.Option(
         help="seconds after which a game nobody is using is unloaded from memory (it is rebuilt from the "
              "database when next opened)")] = 900.0,
+    bot_workers: Annotated[int | None, typer.Option(
+        help="processes bots think in (default: one per core but one, at least one)")] = None,
+    bot_seconds: Annotated[float, typer.Option(
+        help="time cap of one bot move; past it the bot plays a cheap fallback move")] = 5.0,
+    games_per_minute: Annotated[float, typer.Option(
+        help="games one client address may create a minute (0: no limit)")] = 20.0,
+    bot_games: Annotated[int, typer.Option(
+        help="games without a human seat one client address may have running at once (0: no limit)")] = 3,
 ) -> None:
     """Play in the browser: lobby, live multiplayer and bots (see docs/server.md)."""
     import logging
@@ -196,12 +204,16 @@ def serve(
     settings.bot_delay = bot_delay
     settings.rate = rate_limit
     settings.idle_seconds = idle_timeout
+    settings.bot_workers = bot_workers
+    settings.bot_seconds = bot_seconds
+    settings.games_per_minute = games_per_minute
+    settings.bot_games = bot_games
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     typer.echo(f"tracklayer: open http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/", err=True)
     # no permessage-deflate: states carry only what changed (~1-3 KB), and compressing every frame
     # cost ~10% of the server's CPU plus a zlib context per connection
-    uvicorn.run(create_app(settings), host=host, port=port, ws="websockets-sansio", ws_max_size=65536,
+    uvicorn.run(create_app(settings), host=host, port=port, ws="websockets-sansio", ws_max_size=settings.max_frame,
                 ws_per_message_deflate=False, log_level="info")
 
 

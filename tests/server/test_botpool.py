@@ -1,0 +1,169 @@
+"""Bots think in worker processes, within a time cap, and the server limits game creation per address."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import tracklayer
+from tests.server.helpers import database_url, running
+from tracklayer.bots import make_bot
+from tracklayer.server.botpool import BotPool
+from tracklayer.server.db import GameRecord, Store
+from tracklayer.server.limits import CreationLimits, Refused
+from tracklayer.server.rooms import Rooms
+
+
+class _Sleepy:
+    def choose(self, view: dict[str, Any], legal: Any, budget: Any = None) -> Any:
+        time.sleep(30)
+        return legal[0]
+
+
+class _Crash:
+    def choose(self, view: dict[str, Any], legal: Any, budget: Any = None) -> Any:
+        os._exit(3)
+
+
+def test_factory(name: str, seed: int) -> Any:
+    """Built in the workers (by reference): the registry's bots plus two that misbehave."""
+    return {"sleepy": _Sleepy, "crash": _Crash}[name]() if name in ("sleepy", "crash") else make_bot(name, seed)
+
+
+test_factory.__test__ = False  # type: ignore[attr-defined]  # not a test, pytest
+
+
+def _position(game: str = "ttr-europe", players: int = 3, moves: int = 40, bot: str = "random", seed: int = 11) -> Any:
+    g = tracklayer.new_game(game, [f"p{i}" for i in range(players)], seed=seed)
+    bots = [make_bot(bot, i + 1) for i in range(players)]
+    for _ in range(moves):
+        seat = g.current_player
+        g.apply(bots[seat].choose(g.view(seat), g.legal_actions()))
+    return g
+
+
+def test_pool_moves_come_from_another_process_and_match_the_bot() -> None:
+    async def scenario() -> None:
+        pool = BotPool(workers=1, move_seconds=60)
+        try:
+            # (the New York position is one where mcts searches: its time-capped budget must not change that)
+            for g, name in ((_position("ttr-europe"), "planner"), (_position("trans-europa"), "greedy"),
+                            (_position("ttr-new-york", 2, 9, "planner", 3), "mcts")):
+                seat = g.current_player
+                view, legal = g.view(seat), g.legal_actions()
+                choice = await pool.choose(name, 1234, view, legal)
+                assert choice.index is not None and choice.pid != os.getpid()
+                # the same seed and view give the same move as the bot in this process (deterministic)
+                here = make_bot(name, 1234)
+                assert legal[choice.index] == here.choose(view, legal)
+                if name == "mcts":
+                    assert here._impl.last_stats  # type: ignore[attr-defined]  # it did search
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_past_its_time_cap_gets_the_fallback_and_the_pool_recovers() -> None:
+    async def scenario() -> None:
+        pool = BotPool(workers=1, move_seconds=3.0, factory=test_factory)
+        try:  # (a loaded machine may take seconds to start a worker: the test waits for that, not the cap)
+            g = _position()
+            view, legal = g.view(g.current_player), g.legal_actions()
+            pool.warm()
+            await pool.ready()
+            first = await pool.choose("planner", 1, view, legal)
+            assert first.index is not None
+            slow = await pool.choose("sleepy", 1, view, legal)
+            assert slow.index is None and "no answer" in slow.reason
+            assert pool.stats["recycled"] == 1  # its only worker was stuck: a fresh pool
+            await pool.ready()
+            again = await pool.choose("planner", 1, view, legal)
+            assert again.index == first.index and again.pid != first.pid
+            crash = await pool.choose("crash", 1, view, legal)
+            assert crash.index is None and pool.stats["broken"] == 1
+            await pool.ready()
+            after = await pool.choose("planner", 1, view, legal)
+            assert after.index == first.index and after.pid not in (first.pid, again.pid)
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_server_bots_move_through_the_pool(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = Store(database_url(tmp_path))
+        pool = BotPool(workers=1, move_seconds=60, factory=test_factory)
+        rooms = Rooms(store, bot_delay=0, pool=pool)
+        try:
+            names = ["Ann", "Bot", "Slow"]
+            game = tracklayer.new_game("ttr-new-york", names, seed=secrets.randbits(40), first_player=0)
+            rec = GameRecord(id=secrets.token_urlsafe(8), game="ttr-new-york", variant=None, setup=game.setup(),
+                             seats=[{"name": "Ann", "kind": "human", "token": secrets.token_urlsafe(12)},
+                                    {"name": "Bot", "kind": "bot", "bot": "planner"},
+                                    {"name": "Slow", "kind": "bot", "bot": "random"}],
+                             spectator_token=secrets.token_urlsafe(12), table_token=None)
+            store.create_game(rec)
+            room = rooms.add(rec, game)
+            await rooms.play(room, {0}, str(room.game.legal_actions()[0]), 0)
+            for _ in range(600):
+                if len(room.game.moves) >= 3:
+                    break
+                await asyncio.sleep(0.05)
+            assert len(room.game.moves) >= 3 and room.game.current_player == 0
+            assert room.bots[1].last is not None and room.bots[1].last.pid != os.getpid()
+            assert rooms.bot_moves["pool"] >= 1 and rooms.bot_moves["inline"] >= 1  # random: in-process
+            assert room.bots[2].inline is not None and room.bots[2].last is None
+        finally:
+            await rooms.close()
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_creation_limits_unit() -> None:
+    now = [0.0]
+    running = {"g1"}
+    limits = CreationLimits(3, 1, running.__contains__, clock=lambda: now[0])
+    for i in range(3):
+        limits.check_rate("a")
+        limits.created("a", f"h{i}", bot_only=False)
+    with pytest.raises(Refused) as exc:
+        limits.check_rate("a")
+    assert exc.value.retry_after == 60
+    limits.check_rate("b")  # per address
+    now[0] = 45.0
+    with pytest.raises(Refused) as exc:
+        limits.check_rate("a")
+    assert exc.value.retry_after == 15
+    now[0] = 60.0
+    limits.check_rate("a")  # the first of those three left the window
+    limits.check_bot_games("a")
+    limits.created("a", "g1", bot_only=True)
+    with pytest.raises(Refused):
+        limits.check_bot_games("a")
+    running.clear()  # the bot-only game ended (or is no longer played)
+    limits.check_bot_games("a")
+
+
+def test_creation_limits_answer_429(tmp_path: Path) -> None:
+    with running(database_url(tmp_path), tmp_path / "server.log", bot_delay=0.5,
+                 extra=("--games-per-minute", "3", "--bot-games", "1", "--bot-workers", "1")) as srv:
+        bots = {"game": "ttr-new-york", "seats": [{"kind": "bot"}, {"kind": "bot", "bot": "planner"}]}
+        people = {"game": "ttr-new-york", "seats": [{"name": "Ann"}, {"kind": "bot"}]}
+        assert httpx.post(srv.base + "/api/games", json=bots).status_code == 201
+        r = httpx.post(srv.base + "/api/games", json=bots)
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0 and "without a human" in r.json()["detail"]
+        assert httpx.post(srv.base + "/api/games", json=people).status_code == 201
+        assert httpx.post(srv.base + "/api/games", json=people).status_code == 201
+        r = httpx.post(srv.base + "/api/games", json=people)
+        assert r.status_code == 429 and 0 < int(r.headers["Retry-After"]) <= 60 and "a minute" in r.json()["detail"]
+        assert httpx.get(srv.base + "/api/games").status_code == 200

@@ -1,0 +1,206 @@
+"""Bots think in worker processes, never in the server's event loop or its thread pool.
+
+Twenty games of five ``mcts`` bots used to make the lobby list take 9-16 s and a human's move 0.48 s:
+bots thought in ``asyncio.to_thread``, the same small thread pool the database calls use, and under
+the same GIL as the event loop. Now a :class:`BotPool` (a ``ProcessPoolExecutor`` of ``workers``
+processes, at a lower CPU priority than the server) is sent ``(bot name, seed, view, legal
+actions, deadline)`` and answers the index of the chosen action. The server process only builds the
+view and applies the answer.
+
+Every move has a time cap (``move_seconds``). The bot is told it (a :class:`Budget` of the default
+search iterations *and* the seconds left, so a search bot stops in time and, when it does not hit
+the cap, chooses exactly as before); a job still queued when its time is up is cancelled or skipped by
+the worker; if no answer comes in time the caller plays a cheap fallback move, so a game never
+stalls. A worker that dies breaks the executor: the pool is recreated. A worker still busy with an
+answer nobody waits for any more keeps its process; once every worker is in that state the pool is
+recreated too (its processes killed), so runaway bots cannot starve the others.
+
+Determinism: registry bots other than ``random`` choose as a function of (seed, view) (their
+per-move RNG comes from ``move_seed``), so whichever worker builds them from (name, seed) plays the
+same move. The random bot draws from one stream over its life, so it runs in the server process
+(``INLINE_BOTS``; it costs microseconds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import signal
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from tracklayer.bots import make_bot
+from tracklayer.bots.base import Budget
+
+log = logging.getLogger("tracklayer.server")
+
+INLINE_BOTS = frozenset({"random"})  # cheap bots whose RNG is one stream per object: they stay in-process
+WORKER_NICE = 5  # workers yield the CPU to the server process (moves, lobby) when both want it
+GRACE = 0.5  # seconds past the cap allowed for the answer to travel back
+
+
+def default_workers() -> int:
+    """One worker per core but one (the server process keeps a core for the event loop), at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A pool's answer: ``index`` into the legal actions, or None when the caller must fall back
+    (``reason`` says why); ``pid`` of the process that chose."""
+
+    index: int | None
+    pid: int
+    reason: str = ""
+
+
+BotFactory = Callable[[str, int], Any]
+
+_bots: OrderedDict[tuple[Any, str, int], Any] = OrderedDict()  # per worker: bots by (factory, name, seed)
+_MAX_BOTS = 512
+
+
+def _init_worker(nice: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops the pool
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+
+
+def _search_iterations() -> int:
+    from tracklayer.bots.ttr_mcts import DEFAULT_ITERATIONS
+
+    return DEFAULT_ITERATIONS
+
+
+def think(factory: BotFactory, name: str, seed: int, view: dict[str, Any], legal: Sequence[Any],
+          deadline: float) -> tuple[int | None, int, str]:
+    """In a worker: ``(index of the chosen action, pid, "")``, or ``(None, pid, reason)`` for a job
+    whose time was up before it started. ``deadline`` is wall-clock (``time.time()``)."""
+    pid = os.getpid()
+    left = deadline - time.time()
+    if left <= GRACE / 2:
+        return None, pid, "its time was up before a worker was free"
+    key = (factory, name, seed)
+    bot = _bots.get(key)
+    if bot is None:
+        bot = _bots[key] = factory(name, seed)
+        if len(_bots) > _MAX_BOTS:
+            _bots.popitem(last=False)
+    else:
+        _bots.move_to_end(key)
+    action = bot.choose(view, legal, Budget(seconds=left * 0.8, iterations=_search_iterations()))
+    try:
+        return legal.index(action), pid, ""
+    except ValueError:
+        raise ValueError(f"bot {name!r} chose an action that is not legal: {action!r}") from None
+
+
+def _noop() -> int:
+    return os.getpid()
+
+
+class BotPool:
+    """Worker processes for bot moves (see the module doc). Create and use it in one event loop."""
+
+    def __init__(self, workers: int | None = None, move_seconds: float = 5.0, nice: int = WORKER_NICE,
+                 factory: BotFactory = make_bot) -> None:
+        self.workers = workers or default_workers()
+        self.move_seconds = move_seconds
+        self.nice = nice
+        self.factory = factory
+        self.stats: Counter[str] = Counter()  # answered, timeout, expired, error, broken, recycled
+        self._executor: ProcessPoolExecutor | None = None
+        self._abandoned: set[Future[Any]] = set()
+        self._warming: list[Future[Any]] = []
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # spawn, not fork: the server process has threads (the writer, the database pool), and a
+            # fork copies their locks in whatever state they are
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_init_worker, initargs=(self.nice,))
+        return self._executor
+
+    def warm(self) -> None:
+        """Start the workers now (imports take a second), so the first bot move does not pay for it."""
+        with contextlib.suppress(Exception):
+            self._warming = [self._pool().submit(_noop) for _ in range(self.workers)]
+
+    async def ready(self) -> None:
+        """Wait until the workers started by :meth:`warm` are up (tests; nothing in the server waits)."""
+        for fut in self._warming:
+            with contextlib.suppress(Exception):
+                await asyncio.wrap_future(fut)
+
+    async def choose(self, name: str, seed: int, view: dict[str, Any], legal: Sequence[Any]) -> Choice:
+        """The bot ``name`` with ``seed`` chooses among ``legal`` in a worker, within ``move_seconds``."""
+        deadline = time.time() + self.move_seconds
+        executor = self._pool()
+        try:
+            fut = executor.submit(think, self.factory, name, seed, view, list(legal), deadline)
+        except (BrokenProcessPool, RuntimeError):
+            self._recycle(executor, "it was broken")
+            return self._fallback("broken", "the worker pool was broken")
+        try:
+            index, pid, reason = await asyncio.wait_for(asyncio.wrap_future(fut), self.move_seconds + GRACE)
+        except TimeoutError:
+            if not fut.done():  # cancelled if it was still queued; else a worker is still on it
+                self._abandon(executor, fut)
+            return self._fallback("timeout", f"no answer within {self.move_seconds:g} s")
+        except BrokenProcessPool:
+            self._recycle(executor, "a worker died")
+            return self._fallback("broken", "a worker died")
+        except Exception as exc:
+            log.warning("bot %r failed in a worker (%s: %s); a fallback move is played", name,
+                        type(exc).__name__, exc)
+            return self._fallback("error", str(exc))
+        if index is None:
+            return self._fallback("expired", reason)
+        self.stats["answered"] += 1
+        return Choice(index, pid)
+
+    def _fallback(self, stat: str, reason: str) -> Choice:
+        self.stats[stat] += 1
+        return Choice(None, os.getpid(), reason)
+
+    def _abandon(self, executor: ProcessPoolExecutor, fut: Future[Any]) -> None:
+        """A worker keeps thinking for nobody; when all of them do, start afresh."""
+        if executor is not self._executor:
+            return
+        self._abandoned.add(fut)
+        fut.add_done_callback(self._abandoned.discard)
+        if len(self._abandoned) >= self.workers:
+            self._recycle(executor, f"all {self.workers} workers were busy past their time cap")
+
+    def _recycle(self, executor: ProcessPoolExecutor, why: str) -> None:
+        if executor is not self._executor:  # someone already replaced it
+            return
+        log.warning("bot worker pool recreated: %s", why)
+        self.stats["recycled"] += 1
+        self._executor = None
+        self._abandoned = set()
+        _stop(executor)
+        self.warm()  # the next move should not wait for the new workers' start-up
+
+    def close(self) -> None:
+        if self._executor is not None:
+            _stop(self._executor)
+            self._executor = None
+
+
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """Stop an executor at once: its workers may be deep in a search nobody waits for."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        with contextlib.suppress(Exception):
+            p.kill()
