@@ -251,7 +251,7 @@ async def lobby_client(base: str, seconds: float, every: float = 0.5) -> list[fl
     return out
 
 
-async def bot_mode(base: str, args: argparse.Namespace) -> None:
+async def bot_mode(base: str, args: argparse.Namespace, log: Path) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         ids = []
         for _ in range(args.bot_games):
@@ -278,7 +278,9 @@ async def bot_mode(base: str, args: argparse.Namespace) -> None:
           f"p99 {_pct(states, .99):.1f} ms")
     print(f"lobby list: {len(lobby)} requests; p50 {_pct(lobby, .5):.1f} ms, p99 {_pct(lobby, .99):.1f} ms, "
           f"max {_pct(lobby, 1):.1f} ms")
-    print(f"bot games: {made} moves meanwhile ({made / elapsed:.1f} moves/s)")
+    fallbacks = log.read_text(errors="replace").count("a fallback move is played")
+    print(f"bot games: {made} moves meanwhile ({made / elapsed:.1f} moves/s); fallback moves (no answer within "
+          f"the time cap) over the whole run: {fallbacks}")
 
 
 def main() -> None:
@@ -307,7 +309,7 @@ def main() -> None:
             port = free_port()
             proc = start_server(db_url, port, Path(tmp) / "server.log", args.bot_delay)
             try:
-                asyncio.run(bot_mode(f"http://127.0.0.1:{port}", args))
+                asyncio.run(bot_mode(f"http://127.0.0.1:{port}", args, Path(tmp) / "server.log"))
             finally:
                 proc.terminate()
                 try:
