@@ -29,6 +29,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
@@ -68,11 +69,21 @@ _bots: OrderedDict[tuple[Any, str, int], Any] = OrderedDict()  # per worker: bot
 _MAX_BOTS = 512
 
 
-def _init_worker(nice: int) -> None:
+def _init_worker(nice: int, server: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops the pool
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
+    threading.Thread(target=_exit_with_parent, args=(server,), name="parent-watch", daemon=True).start()
+
+
+def _exit_with_parent(server: int) -> None:
+    """A worker whose server died without stopping it (kill -9) must not live on as an orphan: it
+    holds both ends of its pipes, so it would wait for work for ever. It watches its parent instead
+    (``server`` is the pid the server passed: it may have died before this worker finished starting)."""
+    while os.getppid() == server:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _search_iterations() -> int:
@@ -127,7 +138,7 @@ class BotPool:
             # spawn, not fork: the server process has threads (the writer, the database pool), and a
             # fork copies their locks in whatever state they are
             self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_init_worker, initargs=(self.nice,))
+                                                 initializer=_init_worker, initargs=(self.nice, os.getpid()))
         return self._executor
 
     def warm(self) -> None:
