@@ -107,8 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             gc.freeze()
             gc.set_threshold(*GC_THRESHOLDS)
         state["store"] = store
-        pool = BotPool(settings.bot_workers, settings.bot_seconds)
-        pool.warm()
+        pool = BotPool(settings.bot_workers, settings.bot_seconds)  # workers start with the first bot game
         state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms, pool)
         state["rooms"].start()
         log.info("tracklayer server ready (database: %s)", url.split("://", 1)[0])

@@ -142,7 +142,10 @@ class BotPool:
         return self._executor
 
     def warm(self) -> None:
-        """Start the workers now (imports take a second), so the first bot move does not pay for it."""
+        """Start the workers now (imports take a second), so the first bot move does not pay for it.
+        Does nothing if they are started already."""
+        if self._executor is not None:
+            return
         with contextlib.suppress(Exception):
             self._warming = [self._pool().submit(_noop) for _ in range(self.workers)]
 

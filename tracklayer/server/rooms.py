@@ -411,6 +411,7 @@ class Rooms:
                     except Exception:  # a row this server cannot read is a game nobody can open, not a 500
                         log.exception("game %s cannot be loaded", game_id)
                         return None
+                    self._warm(room)
                     self.rooms[game_id] = room
             return room
         finally:  # also for unknown ids (a forged link must not leave a lock behind for ever)
@@ -426,19 +427,28 @@ class Rooms:
             broken = "this game's stored moves cannot be replayed by this version of tracklayer"
         room = Room(record=rec, game=game, broken=broken)
         rec.moves = []  # the engine holds the moves from here on
-        for i, s in enumerate(rec.seats):
-            if s["kind"] == "bot":
-                room.bots[i] = _make_bot(s.get("bot") or "bot")
+        self._seat_bots(room)
         log.info("game %s loaded (%d moves)", rec.id, len(game.moves))
         return room
 
     def add(self, rec: GameRecord, game: Any) -> Room:
         room = Room(record=rec, game=game)
-        for i, s in enumerate(rec.seats):
-            if s["kind"] == "bot":
-                room.bots[i] = _make_bot(s.get("bot") or "bot")
+        self._seat_bots(room)
+        self._warm(room)
         self.rooms[rec.id] = room
         return room
+
+    @staticmethod
+    def _seat_bots(room: Room) -> None:
+        for i, s in enumerate(room.record.seats):
+            if s["kind"] == "bot":
+                room.bots[i] = _make_bot(s.get("bot") or "bot")
+
+    def _warm(self, room: Room) -> None:
+        """The first room with a bot that thinks in the pool starts the pool's workers (a server
+        nobody plays such bots on never starts them). In the event loop: the pool is not thread-safe."""
+        if any(b.inline is None for b in room.bots.values()):
+            self.pool.warm()
 
     # ------------------------------------------------------------------ moves
     async def play(self, room: Room, seats: Iterable[int], text: Any, expect: Any,
