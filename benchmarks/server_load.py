@@ -15,13 +15,15 @@ for its cores, which the figures must be read with (the CPU columns tell how muc
     python benchmarks/server_load.py --mode bots               # 20 games of 5 mcts bots + one human
 
 ``--mode bots`` asks whether bots can slow the server down for others: it starts ``--bot-games``
-bot-only games (``--bots`` seats of ``--bot`` each, Ticket to Ride Europe, the server's default bot
-delay unless ``--bot-delay``), then, while they play, one human client (a hot-seat table of two
-human seats) plays random legal moves over the websocket every ``--human-think`` seconds, and a
-lobby client lists ``GET /api/games`` every half second. It prints the human's move latency (send
--> ack, and send -> the state after it) p50/p99/max and the lobby list's latency p50/p99/max, and
-the bot moves the bot games made meanwhile. The server runs without the per-address game creation
-limits where it has them (``--games-per-minute 0 --bot-games 0``).
+bot-only games (``--bots`` seats of ``--bot`` each, Ticket to Ride Europe, no bot delay unless
+``--bot-delay``), lets them play ``--warmup`` seconds, then, while they play, one human client (a
+hot-seat table of two human seats) plays random legal moves over the websocket every
+``--human-think`` seconds on average, and a lobby client lists ``GET /api/games`` every half
+second. It prints the human's move latency (send -> ack, and send -> the state after it)
+p50/p99/max, the lobby list's latency p50/p99/max, the bot moves the bot games made meanwhile and
+the fallback moves of the run (bots without an answer within the server's time cap). The server
+runs without the per-address game creation limits where it has them (``--games-per-minute 0
+--bot-games 0``), so the same command measures an older server too.
 
 Bounded: each game stops after ``--max-moves`` moves (or at its end), each level after
 ``--seconds``; the server is stopped at the end. Traffic goes only to 127.0.0.1.
@@ -299,9 +301,11 @@ def main() -> None:
     ap.add_argument("--bot-games", type=int, default=20, help="--mode bots: bot-only games")
     ap.add_argument("--bots", type=int, default=5, help="--mode bots: bot seats per game")
     ap.add_argument("--bot", default="mcts", help="--mode bots: which bot")
-    ap.add_argument("--bot-delay", type=float, default=0.4, help="--mode bots: the server's --bot-delay")
+    ap.add_argument("--bot-delay", type=float, default=0.0,
+                    help="--mode bots: the server's --bot-delay (0: the games reach their end games, where mcts "
+                         "searches, within a minute)")
     ap.add_argument("--human-think", type=float, default=0.2, help="--mode bots: mean seconds between human moves")
-    ap.add_argument("--warmup", type=float, default=5.0, help="--mode bots: seconds the bots play before measuring")
+    ap.add_argument("--warmup", type=float, default=10.0, help="--mode bots: seconds the bots play before measuring")
     args = ap.parse_args()
     if args.mode == "bots":
         with tempfile.TemporaryDirectory() as tmp:
