@@ -11,9 +11,12 @@ Every move has a time cap (``move_seconds``). The bot is told it (a :class:`Budg
 search iterations *and* the seconds left, so a search bot stops in time and, when it does not hit
 the cap, chooses exactly as before); a job still queued when its time is up is cancelled or skipped by
 the worker; if no answer comes in time the caller plays a cheap fallback move, so a game never
-stalls. A worker that dies breaks the executor: the pool is recreated. A worker still busy with an
-answer nobody waits for any more keeps its process; once every worker is in that state the pool is
-recreated too (its processes killed), so runaway bots cannot starve the others.
+stalls. A worker that dies breaks the executor: the pool is recreated. A job nobody waits for any more
+is left to finish (a queued one that the executor already handed to its call queue cannot be
+cancelled, but finishes at once when a worker takes it, its time being up); one still unfinished a
+whole cap after it was given up is stuck, and once as many jobs are stuck as there are workers, or one
+for ``STUCK_SECONDS``, the pool is recreated (its processes killed), so runaway bots cannot starve
+the others.
 
 Determinism: registry bots other than ``random`` choose as a function of (seed, view) (their
 per-move RNG comes from ``move_seed``), so whichever worker builds them from (name, seed) plays the
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import multiprocessing
 import os
@@ -46,6 +50,7 @@ log = logging.getLogger("tracklayer.server")
 INLINE_BOTS = frozenset({"random"})  # cheap bots whose RNG is one stream per object: they stay in-process
 WORKER_NICE = 5  # workers yield the CPU to the server process (moves, lobby) when both want it
 GRACE = 0.5  # seconds past the cap allowed for the answer to travel back
+STUCK_SECONDS = 60.0  # a job given up this long ago and still running: recreate the pool even so
 
 
 def default_workers() -> int:
@@ -115,7 +120,10 @@ def think(factory: BotFactory, name: str, seed: int, view: dict[str, Any], legal
         raise ValueError(f"bot {name!r} chose an action that is not legal: {action!r}") from None
 
 
-def _noop() -> int:
+def _preload() -> int:
+    """A warming job: import the bots' modules, so a worker's first move does not pay for that."""
+    for module in ("tracklayer.bots.ttr_mcts", "tracklayer.bots.ttr_heuristic", "tracklayer.bots.trans_bots"):
+        importlib.import_module(module)
     return os.getpid()
 
 
@@ -130,7 +138,7 @@ class BotPool:
         self.factory = factory
         self.stats: Counter[str] = Counter()  # answered, timeout, expired, error, broken, recycled
         self._executor: ProcessPoolExecutor | None = None
-        self._abandoned: set[Future[Any]] = set()
+        self._abandoned: dict[Future[Any], float] = {}  # given-up jobs: when they were given up
         self._warming: list[Future[Any]] = []
 
     def _pool(self) -> ProcessPoolExecutor:
@@ -147,7 +155,7 @@ class BotPool:
         if self._executor is not None:
             return
         with contextlib.suppress(Exception):
-            self._warming = [self._pool().submit(_noop) for _ in range(self.workers)]
+            self._warming = [self._pool().submit(_preload) for _ in range(self.workers)]
 
     async def ready(self) -> None:
         """Wait until the workers started by :meth:`warm` are up (tests; nothing in the server waits)."""
@@ -157,6 +165,7 @@ class BotPool:
 
     async def choose(self, name: str, seed: int, view: dict[str, Any], legal: Sequence[Any]) -> Choice:
         """The bot ``name`` with ``seed`` chooses among ``legal`` in a worker, within ``move_seconds``."""
+        self.check()
         deadline = time.time() + self.move_seconds
         executor = self._pool()
         try:
@@ -187,13 +196,20 @@ class BotPool:
         return Choice(None, os.getpid(), reason)
 
     def _abandon(self, executor: ProcessPoolExecutor, fut: Future[Any]) -> None:
-        """A worker keeps thinking for nobody; when all of them do, start afresh."""
-        if executor is not self._executor:
+        """Nobody waits for ``fut`` any more (it is queued or running); :meth:`check` watches it."""
+        if executor is self._executor:
+            self._abandoned[fut] = time.monotonic()
+
+    def check(self) -> None:
+        """Recreate the pool if its workers are stuck: as many given-up jobs as workers still running a
+        whole cap after they were given up, or one for ``STUCK_SECONDS``. (Called before every move.)"""
+        if not self._abandoned or self._executor is None:
             return
-        self._abandoned.add(fut)
-        fut.add_done_callback(self._abandoned.discard)
-        if len(self._abandoned) >= self.workers:
-            self._recycle(executor, f"all {self.workers} workers were busy past their time cap")
+        now = time.monotonic()
+        self._abandoned = {f: t for f, t in self._abandoned.items() if not f.done()}
+        stuck = [t for t in self._abandoned.values() if now - t > self.move_seconds + GRACE]
+        if len(stuck) >= self.workers or any(now - t > STUCK_SECONDS for t in stuck):
+            self._recycle(self._executor, f"{len(stuck)} bot jobs still running long past their time cap")
 
     def _recycle(self, executor: ProcessPoolExecutor, why: str) -> None:
         if executor is not self._executor:  # someone already replaced it
@@ -201,7 +217,7 @@ class BotPool:
         log.warning("bot worker pool recreated: %s", why)
         self.stats["recycled"] += 1
         self._executor = None
-        self._abandoned = set()
+        self._abandoned = {}
         _stop(executor)
         self.warm()  # the next move should not wait for the new workers' start-up
 
