@@ -27,6 +27,12 @@ class _Sleepy:
         return legal[0]
 
 
+class _Hold:
+    def choose(self, view: dict[str, Any], legal: Any, budget: Any = None) -> Any:
+        time.sleep(3)  # keeps the only worker busy while the test queues requests behind it
+        return legal[0]
+
+
 class _Crash:
     def choose(self, view: dict[str, Any], legal: Any, budget: Any = None) -> Any:
         os._exit(3)
@@ -34,7 +40,8 @@ class _Crash:
 
 def test_factory(name: str, seed: int) -> Any:
     """Built in the workers (by reference): the registry's bots plus two that misbehave."""
-    return {"sleepy": _Sleepy, "crash": _Crash}[name]() if name in ("sleepy", "crash") else make_bot(name, seed)
+    special = {"sleepy": _Sleepy, "crash": _Crash, "hold": _Hold}
+    return special[name]() if name in special else make_bot(name, seed)
 
 
 test_factory.__test__ = False  # type: ignore[attr-defined]  # not a test, pytest
@@ -73,8 +80,10 @@ def test_pool_moves_come_from_another_process_and_match_the_bot() -> None:
 
 def test_a_bot_past_its_time_cap_gets_the_fallback_and_the_pool_recovers() -> None:
     async def scenario() -> None:
-        pool = BotPool(workers=1, move_seconds=8.0, factory=test_factory)
-        try:  # (a loaded machine may take seconds to start a worker: the test waits for that, not the cap)
+        # not niced, and the test waits for workers to start rather than counting it in the cap: on a
+        # loaded machine a niced worker's first move can take seconds
+        pool = BotPool(workers=1, move_seconds=10.0, nice=0, factory=test_factory)
+        try:
             g = _position()
             view, legal = g.view(g.current_player), g.legal_actions()
             pool.warm()
@@ -96,6 +105,40 @@ def test_a_bot_past_its_time_cap_gets_the_fallback_and_the_pool_recovers() -> No
             await pool.ready()
             after = await pool.choose("planner", 1, view, legal)
             assert after.index == first.index and after.pid not in (first.pid, again.pid)
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_person_s_bots_go_before_bot_only_games() -> None:
+    async def scenario() -> None:
+        pool = BotPool(workers=1, move_seconds=60, factory=test_factory)
+        try:
+            g = _position()
+            view, legal = g.view(g.current_player), g.legal_actions()
+            pool.warm()
+            await pool.ready()
+            order: list[str] = []
+
+            async def ask(tag: str, name: str, urgent: bool) -> None:
+                choice = await pool.choose(name, 1, view, legal, urgent)
+                assert choice.index is not None
+                order.append(tag)
+
+            async def until(cond: Any) -> None:
+                while not cond():
+                    await asyncio.sleep(0.01)
+
+            hold = asyncio.create_task(ask("hold", "hold", False))
+            await until(lambda: pool._busy == 1)
+            bot_only = asyncio.create_task(ask("bot-only", "planner", False))
+            await until(lambda: len(pool._waiting) == 1)
+            person = asyncio.create_task(ask("person", "planner", True))  # asks later, goes first
+            await until(lambda: len(pool._waiting) == 2)
+            await asyncio.gather(hold, bot_only, person)
+            assert order == ["hold", "person", "bot-only"]
+            assert pool._busy == 0 and not pool._waiting  # every slot given back
         finally:
             pool.close()
 

@@ -7,16 +7,20 @@ processes, at a lower CPU priority than the server) is sent ``(bot name, seed, v
 actions, deadline)`` and answers the index of the chosen action. The server process only builds the
 view and applies the answer.
 
-Every move has a time cap (``move_seconds``). The bot is told it (a :class:`Budget` of the default
-search iterations *and* the seconds left, so a search bot stops in time and, when it does not hit
-the cap, chooses exactly as before); a job still queued when its time is up is cancelled or skipped by
-the worker; if no answer comes in time the caller plays a cheap fallback move, so a game never
-stalls. A worker that dies breaks the executor: the pool is recreated. A job nobody waits for any more
-is left to finish (a queued one that the executor already handed to its call queue cannot be
-cancelled, but finishes at once when a worker takes it, its time being up); one still unfinished a
-whole cap after it was given up is stuck, and once as many jobs are stuck as there are workers, or one
-for ``STUCK_SECONDS``, the pool is recreated (its processes killed), so runaway bots cannot starve
-the others.
+The pool hands its workers one job each and keeps the other requests itself, in order of priority:
+the moves of bots in games with a human seat (somebody is waiting for them) before those of bot-only
+games, first come first served within each. So bot-only games, however many, delay a person's game
+by at most the job a worker is busy with.
+
+Every move has a time cap (``move_seconds``), counted from the request. The bot is told it (a
+:class:`Budget` of the default search iterations *and* the seconds left, so a search bot stops in
+time and, when it does not hit the cap, chooses exactly as before); a request still waiting for a
+worker when its time is up is dropped; if no answer comes in time the caller plays a cheap fallback
+move, so a game never stalls. A worker that dies breaks the executor: the pool is recreated. A job
+nobody waits for any more is left to finish (its worker stays taken until then); one still
+unfinished a whole cap after it was given up is stuck, and once as many jobs are stuck as there are
+workers, or one for ``STUCK_SECONDS``, the pool is recreated (its processes killed), so runaway bots
+cannot starve the others.
 
 Determinism: registry bots other than ``random`` choose as a function of (seed, view) (their
 per-move RNG comes from ``move_seed``), so whichever worker builds them from (name, seed) plays the
@@ -28,7 +32,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import importlib
+import itertools
 import logging
 import multiprocessing
 import os
@@ -140,6 +146,12 @@ class BotPool:
         self._executor: ProcessPoolExecutor | None = None
         self._abandoned: dict[Future[Any], float] = {}  # given-up jobs: when they were given up
         self._warming: list[Future[Any]] = []
+        # the slots: jobs handed to the current executor and not finished, and the requests waiting
+        # for one (priority, arrival, waiter); a recreated executor starts a new generation
+        self._busy = 0
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._arrival = itertools.count()
+        self._generation = 0
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -163,18 +175,25 @@ class BotPool:
             with contextlib.suppress(Exception):
                 await asyncio.wrap_future(fut)
 
-    async def choose(self, name: str, seed: int, view: dict[str, Any], legal: Sequence[Any]) -> Choice:
-        """The bot ``name`` with ``seed`` chooses among ``legal`` in a worker, within ``move_seconds``."""
+    async def choose(self, name: str, seed: int, view: dict[str, Any], legal: Sequence[Any],
+                     urgent: bool = True) -> Choice:
+        """The bot ``name`` with ``seed`` chooses among ``legal`` in a worker, within ``move_seconds``.
+        ``urgent``: a person waits for this move (served before the others)."""
         self.check()
         deadline = time.time() + self.move_seconds
-        executor = self._pool()
+        if not await self._take_slot(urgent, self.move_seconds):
+            return self._fallback("expired", "no worker was free within the time cap")
+        executor, generation = self._pool(), self._generation
+        loop = asyncio.get_running_loop()
         try:
             fut = executor.submit(think, self.factory, name, seed, view, list(legal), deadline)
         except (BrokenProcessPool, RuntimeError):
             self._recycle(executor, "it was broken")
             return self._fallback("broken", "the worker pool was broken")
+        fut.add_done_callback(lambda _f: _call_soon(loop, self._free_slot, generation))
         try:
-            index, pid, reason = await asyncio.wait_for(asyncio.wrap_future(fut), self.move_seconds + GRACE)
+            left = max(deadline - time.time(), 0.0)
+            index, pid, reason = await asyncio.wait_for(asyncio.wrap_future(fut), left + GRACE)
         except TimeoutError:
             if not fut.done():  # cancelled if it was still queued; else a worker is still on it
                 self._abandon(executor, fut)
@@ -190,6 +209,36 @@ class BotPool:
             return self._fallback("expired", reason)
         self.stats["answered"] += 1
         return Choice(index, pid)
+
+    async def _take_slot(self, urgent: bool, timeout: float) -> bool:
+        """Wait (at most ``timeout`` s) until a worker is free for this request; False if none was."""
+        if self._busy < self.workers and not self._waiting:
+            self._busy += 1
+            return True
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (0 if urgent else 1, next(self._arrival), waiter))
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter), timeout)
+            return True
+        except BaseException as exc:  # timed out or cancelled: a slot handed over just now goes on
+            if waiter.done() and not waiter.cancelled():
+                self._free_slot(self._generation)
+            else:
+                waiter.cancel()
+            if isinstance(exc, TimeoutError):
+                return False
+            raise
+
+    def _free_slot(self, generation: int) -> None:
+        """A job of ``generation`` ended: its worker goes to the first waiting request, or is free."""
+        if generation != self._generation:  # a job of an executor since replaced
+            return
+        while self._waiting:
+            waiter = heapq.heappop(self._waiting)[2]
+            if not waiter.done():
+                waiter.set_result(None)  # the slot passes on
+                return
+        self._busy = max(self._busy - 1, 0)
 
     def _fallback(self, stat: str, reason: str) -> Choice:
         self.stats[stat] += 1
@@ -218,13 +267,26 @@ class BotPool:
         self.stats["recycled"] += 1
         self._executor = None
         self._abandoned = {}
+        self._generation += 1  # the old jobs' ends free no slot of the new executor
+        self._busy = 0
         _stop(executor)
         self.warm()  # the next move should not wait for the new workers' start-up
+        while self._busy < self.workers and self._waiting:  # waiting requests take the new workers
+            waiter = heapq.heappop(self._waiting)[2]
+            if not waiter.done():
+                waiter.set_result(None)
+                self._busy += 1
 
     def close(self) -> None:
         if self._executor is not None:
             _stop(self._executor)
             self._executor = None
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[..., Any], *args: Any) -> None:
+    """Run ``callback`` in ``loop`` from any thread (a closed loop has nobody left to tell)."""
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(callback, *args)
 
 
 def _stop(executor: ProcessPoolExecutor) -> None:

@@ -552,7 +552,8 @@ class Rooms:
         if bot.inline is not None:
             self.bot_moves["inline"] += 1
             return bot.inline.choose(bot_view(bot.inline, game, seat), legal)
-        choice = bot.last = await self.pool.choose(bot.name, bot.seed, game.view(seat), legal)
+        urgent = any(s["kind"] == "human" for s in room.record.seats)  # somebody waits for this move
+        choice = bot.last = await self.pool.choose(bot.name, bot.seed, game.view(seat), legal, urgent)
         if choice.index is None:
             log.warning("game %s: bot of seat %d gave no move (%s); a fallback move is played", room.id, seat,
                         choice.reason)
