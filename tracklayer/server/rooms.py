@@ -319,7 +319,10 @@ def _settle(settled: list[tuple[asyncio.Future[None], BaseException | None]]) ->
 def _make_bot(name: str) -> SeatBot:
     """A bot for a seat; the random bot stands in for one that cannot be built (and says so in the log)."""
     seed = secrets.randbits(64)
-    key = resolve_bot(name) or "random"
+    key = resolve_bot(name)
+    if key is None:
+        log.error("bot %r is not in the registry; the random bot plays instead", name)
+        key = "random"
     try:
         inline = make_bot(key, seed) if key in INLINE_BOTS else None
         if inline is None:
@@ -408,7 +411,9 @@ class Rooms:
                         if rec is None:
                             return None
                         room = await asyncio.to_thread(self._build, rec)
-                    except Exception:  # a row this server cannot read is a game nobody can open, not a 500
+                    except (ValueError, KeyError, TypeError, tracklayer.TracklayerError):
+                        # a row this server cannot read is a game nobody can open, not a 500 (the
+                        # database failing is still one)
                         log.exception("game %s cannot be loaded", game_id)
                         return None
                     self._warm(room)
