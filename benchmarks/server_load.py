@@ -19,6 +19,18 @@ through another (LISTEN/NOTIFY); the latency reported then is the time from send
     python benchmarks/server_load.py --levels 10 --max-moves 40 --seconds 20
     python benchmarks/server_load.py --levels 100 --think 1     # players who look ~1 s before each move
     python benchmarks/server_load.py --database-url postgresql://u:p@127.0.0.1/bench --processes 1,2,4
+    python benchmarks/server_load.py --mode bots               # 20 games of 5 mcts bots + one human
+
+``--mode bots`` asks whether bots can slow the server down for others: it starts ``--bot-games``
+bot-only games (``--bots`` seats of ``--bot`` each, Ticket to Ride Europe, no bot delay unless
+``--bot-delay``), lets them play ``--warmup`` seconds, then, while they play, one human client (a
+hot-seat table of two human seats) plays random legal moves over the websocket every
+``--human-think`` seconds on average, and a lobby client lists ``GET /api/games`` every half
+second. It prints the human's move latency (send -> ack, and send -> the state after it)
+p50/p99/max, the lobby list's latency p50/p99/max, the bot moves the bot games made meanwhile and
+the fallback moves of the run (bots without an answer within the server's time cap). The server
+runs without the per-address game creation limits where it has them (``--games-per-minute 0
+--bot-games 0``), so the same command measures an older server too.
 
 Bounded: each game stops after ``--max-moves`` moves (or at its end), each level after
 ``--seconds``; the server is stopped at the end. Traffic goes only to 127.0.0.1.
@@ -56,10 +68,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def serve_options() -> str:
+    """The ``tracklayer serve`` options of the server under test (an older server lacks the limits)."""
+    return subprocess.run([sys.executable, "-m", "tracklayer.cli", "serve", "--help"], cwd=ROOT, capture_output=True,
+                          text=True, env={**os.environ, "COLUMNS": "200"}).stdout
+
+
+def start_server(db_url: str, port: int, log: Path, bot_delay: float = 0.0) -> subprocess.Popen[bytes]:
     out = log.open("wb")
+    extra = ["--games-per-minute", "0", "--bot-games", "0"] if "--games-per-minute" in serve_options() else []
     proc = subprocess.Popen([sys.executable, "-m", "tracklayer.cli", "serve", "--host", "127.0.0.1",
-                             "--port", str(port), "--database-url", db_url, "--bot-delay", "0", "--rate-limit", "0"],
+                             "--port", str(port), "--database-url", db_url, "--bot-delay", str(bot_delay),
+                             "--rate-limit", "0", *extra],
                             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
                             env={k: v for k, v in os.environ.items() if not k.startswith("TRACKLAYER_")})
     deadline = time.monotonic() + 30
@@ -224,6 +244,100 @@ def stop(procs: list[subprocess.Popen[bytes]]) -> None:
             proc.kill()
 
 
+def _pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p * len(values)))] * 1000 if values else float("nan")
+
+
+async def human_client(base: str, seconds: float, think: float, seed: int) -> tuple[list[float], list[float], int]:
+    """One person at a hot-seat table (two human seats, so no bot of this game is involved) playing a random
+    legal move every ``think`` seconds; returns the send -> ack and send -> next state latencies."""
+    rng = random.Random(seed)
+    acks: list[float] = []
+    states: list[float] = []
+    games = 0
+    stop_at = time.monotonic() + seconds
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+        while time.monotonic() < stop_at:
+            r = await http.post("/api/games", json={"game": "ttr-europe", "first_player": 0, "hotseat": True,
+                                                    "seats": [{"name": "Ann"}, {"name": "Bob"}]})
+            r.raise_for_status()
+            out = r.json()
+            games += 1
+            url = base.replace("http://", "ws://") + f"/ws/{out['id']}"
+            async with connect(url, max_size=2**22, open_timeout=60) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": out["hotseat"]["token"]}))
+                sent_at: float | None = None
+                acked = False
+                while time.monotonic() < stop_at:
+                    try:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), max(0.05, stop_at - time.monotonic())))
+                    except TimeoutError:
+                        break
+                    if msg.get("type") == "ack" and sent_at is not None:
+                        acks.append(time.perf_counter() - sent_at)
+                        acked = True
+                    elif msg.get("type") == "error":
+                        sent_at = None
+                    elif msg.get("type") == "state":
+                        if sent_at is not None and acked:
+                            states.append(time.perf_counter() - sent_at)
+                            sent_at = None
+                        if msg["over"]:
+                            break
+                        if msg.get("legal") and sent_at is None:
+                            await asyncio.sleep(rng.expovariate(1 / think) if think else 0)
+                            sent_at, acked = time.perf_counter(), False
+                            await ws.send(json.dumps({"type": "move", "move": rng.choice(msg["legal"]),
+                                                      "expect": msg["moves"]}))
+    return acks, states, games
+
+
+async def lobby_client(base: str, seconds: float, every: float = 0.5) -> list[float]:
+    """``GET /api/games`` every ``every`` seconds (one at a time); returns the latencies."""
+    out: list[float] = []
+    stop_at = time.monotonic() + seconds
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+        while time.monotonic() < stop_at:
+            t0 = time.perf_counter()
+            (await http.get("/api/games")).raise_for_status()
+            out.append(time.perf_counter() - t0)
+            await asyncio.sleep(every)
+    return out
+
+
+async def bot_mode(base: str, args: argparse.Namespace, log: Path) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+        ids = []
+        for _ in range(args.bot_games):
+            r = await http.post("/api/games", json={"game": "ttr-europe", "seats": [{"kind": "bot", "bot": args.bot}]
+                                                     * args.bots})
+            r.raise_for_status()
+            ids.append(r.json()["id"])
+        await asyncio.sleep(args.warmup)  # the bots are thinking by now
+
+        async def bot_moves() -> int:
+            listed = (await http.get("/api/games")).json()["games"]
+            return sum(g["moves"] for g in listed if g["id"] in ids)
+
+        before = await bot_moves()
+        t0 = time.monotonic()
+        (acks, states, games), lobby = await asyncio.gather(
+            human_client(base, args.seconds, args.human_think, 7), lobby_client(base, args.seconds))
+        elapsed = time.monotonic() - t0
+        made = await bot_moves() - before
+    print(f"{args.bot_games} bot-only games of {args.bots} {args.bot!r} bots (bot delay {args.bot_delay:g} s), "
+          f"{elapsed:.0f} s, {os.cpu_count()} cores")
+    print(f"human: {len(acks)} moves in {games} game(s); send->ack p50 {_pct(acks, .5):.1f} ms, "
+          f"p99 {_pct(acks, .99):.1f} ms, max {_pct(acks, 1):.1f} ms; send->state p50 {_pct(states, .5):.1f} ms, "
+          f"p99 {_pct(states, .99):.1f} ms")
+    print(f"lobby list: {len(lobby)} requests; p50 {_pct(lobby, .5):.1f} ms, p99 {_pct(lobby, .99):.1f} ms, "
+          f"max {_pct(lobby, 1):.1f} ms")
+    fallbacks = log.read_text(errors="replace").count("a fallback move is played")
+    print(f"bot games: {made} moves meanwhile ({made / elapsed:.1f} moves/s); fallback moves (no answer within "
+          f"the time cap) over the whole run: {fallbacks}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--levels", default="10,100,500", help="concurrent games per level (comma-separated)")
@@ -237,7 +351,31 @@ def main() -> None:
                     help="mean seconds a seat waits before moving (0: move at once, a throughput test)")
     ap.add_argument("--processes", default="1",
                     help="server processes, e.g. 1,2,4: each level against each count (more than 1: PostgreSQL)")
+    ap.add_argument("--mode", choices=("throughput", "bots"), default="throughput",
+                    help="throughput: the levels above; bots: bot-only games while one human plays")
+    ap.add_argument("--bot-games", type=int, default=20, help="--mode bots: bot-only games")
+    ap.add_argument("--bots", type=int, default=5, help="--mode bots: bot seats per game")
+    ap.add_argument("--bot", default="mcts", help="--mode bots: which bot")
+    ap.add_argument("--bot-delay", type=float, default=0.0,
+                    help="--mode bots: the server's --bot-delay (0: the games reach their end games, where mcts "
+                         "searches, within a minute)")
+    ap.add_argument("--human-think", type=float, default=0.2, help="--mode bots: mean seconds between human moves")
+    ap.add_argument("--warmup", type=float, default=10.0, help="--mode bots: seconds the bots play before measuring")
     args = ap.parse_args()
+    if args.mode == "bots":
+        with tempfile.TemporaryDirectory() as tmp:
+            db_url = args.database_url or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
+            port = free_port()
+            proc = start_server(db_url, port, Path(tmp) / "server.log", args.bot_delay)
+            try:
+                asyncio.run(bot_mode(f"http://127.0.0.1:{port}", args, Path(tmp) / "server.log"))
+            finally:
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        return
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     counts = [int(x) for x in args.processes.split(",") if x.strip()]
     if max(counts) > 1 and not (args.database_url or "").startswith(("postgresql://", "postgres://")):

@@ -187,6 +187,14 @@ def serve(
         help="server processes sharing the port, e.g. one per core (PostgreSQL only)")] = 1,
     log_level: Annotated[str, typer.Option(
         help="level of tracklayer's own log (debug: every stored move too)")] = "info",
+    bot_workers: Annotated[int | None, typer.Option(
+        help="processes bots think in (default: one per core but one, at least one)")] = None,
+    bot_seconds: Annotated[float, typer.Option(
+        help="time cap of one bot move; past it the bot plays a cheap fallback move")] = 5.0,
+    games_per_minute: Annotated[float, typer.Option(
+        help="games one client address may create a minute (0: no limit)")] = 20.0,
+    bot_games: Annotated[int, typer.Option(
+        help="games without a human seat one client address may have running at once (0: no limit)")] = 3,
 ) -> None:
     """Play in the browser: lobby, live multiplayer and bots (see docs/server.md)."""
     from tracklayer.server import Settings
@@ -206,6 +214,10 @@ def serve(
     refusal = sqlite_refusal(settings.database_url, workers) or hold_sqlite(settings.database_url)
     if refusal:  # several processes on one SQLite file would each show their own copy of a game
         raise fail(refusal)
+    settings.bot_workers = bot_workers
+    settings.bot_seconds = bot_seconds
+    settings.games_per_minute = games_per_minute
+    settings.bot_games = bot_games
     configure_logging(log_level)
     typer.echo(f"tracklayer: open http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/", err=True)
     run(settings, host, port, workers, log_level)

@@ -19,6 +19,8 @@ from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ENV = "TRACKLAYER_TEST_DATABASE_URL"
+# the tests create games faster than a person would: no per-address creation limits unless a test sets them
+NO_LIMITS = ("--games-per-minute", "0", "--bot-games", "0", "--bot-workers", "1")
 
 
 def database_url(tmp: Path) -> str:
@@ -34,7 +36,7 @@ def free_port() -> int:
 
 class Server:
     def __init__(self, db_url: str, log_path: Path, *, bot_delay: float = 0.0, rate: float = 10.0,
-                 idle_timeout: float | None = None, extra: tuple[str, ...] = ()) -> None:
+                 idle_timeout: float | None = None, extra: tuple[str, ...] = NO_LIMITS) -> None:
         self.db_url = db_url
         self.log_path = log_path
         self.bot_delay = bot_delay

@@ -87,7 +87,7 @@ def run(settings: Any, host: str, port: int, workers: int, log_level: str) -> No
 
     # no permessage-deflate: states carry only what changed (~1-3 KB), and compressing every frame
     # cost ~10% of the server's CPU plus a zlib context per connection
-    options: dict[str, Any] = {"host": host, "port": port, "ws": "websockets-sansio", "ws_max_size": 65536,
+    options: dict[str, Any] = {"host": host, "port": port, "ws": "websockets-sansio", "ws_max_size": settings.max_frame,
                                "ws_per_message_deflate": False, "log_level": "info"}
     if workers <= 1:
         uvicorn.run(create_app(settings), **options)
@@ -97,5 +97,10 @@ def run(settings: Any, host: str, port: int, workers: int, log_level: str) -> No
     env["TRACKLAYER_BOT_DELAY"] = repr(settings.bot_delay)
     env["TRACKLAYER_RATE"] = repr(settings.rate)
     env["TRACKLAYER_IDLE_SECONDS"] = repr(settings.idle_seconds)
+    if settings.bot_workers is not None:
+        env["TRACKLAYER_BOT_WORKERS"] = str(settings.bot_workers)
+    env["TRACKLAYER_BOT_SECONDS"] = repr(settings.bot_seconds)
+    env["TRACKLAYER_GAMES_PER_MINUTE"] = repr(settings.games_per_minute)
+    env["TRACKLAYER_BOT_GAMES"] = str(settings.bot_games)
     env["TRACKLAYER_LOG_LEVEL"] = log_level
     uvicorn.run("tracklayer.server.workers:make_app", factory=True, workers=workers, **options)
