@@ -103,6 +103,7 @@ def check_outcome(data: Any) -> str:
         line = str(exc)
         assert line and "\n" not in line and "\r" not in line, line
         assert len(line) < 400, line
+        assert "please report" not in line, line  # the schema, not the last-resort net, caught it
         line.encode("utf-8")  # printable: no lone surrogates
         assert not re.search(r"[\x00-\x1f\x7f]", line), line
         return "error"

@@ -86,6 +86,7 @@ def describe(value: Any) -> str:
 # ------------------------------------------------------------------------------------------ decoding
 def decode_text(raw: bytes) -> str:
     """Bytes to text: UTF-8 (a BOM is skipped) or UTF-16 with a BOM; anything else is named."""
+    raw = bytes(raw)
     if len(raw) > MAX_BYTES:
         raise ScoreFileError("", f"more than {MAX_BYTES:,} bytes; a score file is a few thousand")
     if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
@@ -130,10 +131,15 @@ def decode_json(data: bytes | str) -> Any:
 
 
 def check_tree(value: Any) -> None:
-    """Depth, text and numbers of a whole decoded value, without recursion (any input is safe)."""
+    """Depth, text and numbers of a whole decoded value, without recursion (any input is safe: a
+    Python value that shares sub-lists could be far larger than its memory, hence the node budget)."""
     stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    budget = MAX_BYTES
     while stack:
         v, path, depth = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise ScoreFileError("", f"more than {MAX_BYTES:,} values; a score file is a few thousand")
         if isinstance(v, str):
             check_text(v, path)
         elif isinstance(v, float) and not math.isfinite(v):
