@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import os
@@ -30,6 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tracklayer
 from tracklayer.bots import resolve_bot
+from tracklayer.core.gcpause import freeze_heap
 from tracklayer.server import guard
 from tracklayer.server.botpool import BotPool
 from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry
@@ -43,7 +43,6 @@ log = logging.getLogger("tracklayer.server")
 
 STATUSES = ("open", "running", "over")
 MAX_GAME_ID = 32  # ids are secrets.token_urlsafe(8): 11 characters
-GC_THRESHOLDS = (20_000, 50, 100)  # the server process's cyclic-GC thresholds (CPython's default: 700, 10, 10)
 
 
 @dataclass
@@ -56,7 +55,7 @@ class Settings:
     max_frame: int = 65536  # bytes of one websocket frame: a bigger one closes the socket (1009)
     max_body: int = guard.MAX_BODY  # bytes of one HTTP request body (413 beyond)
     hello_timeout: float = 15.0
-    tune_gc: bool = True  # see GC_THRESHOLDS (a process-wide setting: off when embedding the app elsewhere)
+    tune_gc: bool = True  # see core/gcpause.py (a process-wide setting: off when embedding the app elsewhere)
     idle_seconds: float = 900.0  # a game nobody uses is unloaded from memory after this (rebuilt on next use)
     max_rooms: int = 2000  # games in memory at most, idle ones permitting
     bot_workers: int | None = None  # processes bots think in (None: one per core but one, at least one)
@@ -108,13 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         url = settings.database_url or default_database_url()
         store = await asyncio.to_thread(Store, url)  # runs the migrations
         if settings.tune_gc:
-            # Every move builds a few dicts per connection that reference counting frees; the cyclic GC
-            # at its default thresholds still walked the young objects hundreds of times a second and
-            # every game in memory in each full collection (~8-14% of the server's CPU under load,
-            # pauses of 15-130 ms). Start-up objects (modules, maps, tables) go to the permanent
-            # generation, and collections run far less often.
-            gc.freeze()
-            gc.set_threshold(*GC_THRESHOLDS)
+            freeze_heap()  # warm up, freeze the heap, rarer collections: short GC pauses (core/gcpause.py)
         state["store"] = store
         pool = BotPool(settings.bot_workers, settings.bot_seconds)  # workers start with the first bot game
         state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms, pool)
@@ -243,6 +236,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if access is None:
             raise HTTPException(403, "send your seat or spectator token as 'Authorization: Bearer TOKEN'")
         return room.state_message(access)
+
+    @app.post("/api/score")
+    async def api_score(request: Request) -> JSONResponse:
+        """Score a table position: the body is a score file; the answer is ``tracklayer score --json``'s."""
+        from tracklayer.score_file import ScoreFileError, score_document
+
+        try:  # in a thread: a large file takes ~0.1 s, which must not stall every game's websocket
+            return JSONResponse(await asyncio.to_thread(score_document, await request.body()))
+        except ScoreFileError as exc:
+            raise _bad(str(exc)) from None
 
     def _new_record(body: dict[str, Any]) -> tuple[GameRecord, Any]:
         name = body.get("game")
