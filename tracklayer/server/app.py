@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import os
@@ -28,6 +27,7 @@ from fastapi.staticfiles import StaticFiles
 
 import tracklayer
 from tracklayer.bots import resolve_bot
+from tracklayer.core.gcpause import freeze_heap
 from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry
 from tracklayer.server.db import GameRecord, Store, default_database_url
 from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
@@ -35,7 +35,6 @@ from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
 log = logging.getLogger("tracklayer.server")
 
 MAX_NAME = 24
-GC_THRESHOLDS = (20_000, 50, 100)  # the server process's cyclic-GC thresholds (CPython's default: 700, 10, 10)
 
 
 @dataclass
@@ -46,7 +45,7 @@ class Settings:
     burst: int = 30
     max_message: int = 4096  # bytes of one websocket message from a client
     hello_timeout: float = 15.0
-    tune_gc: bool = True  # see GC_THRESHOLDS (a process-wide setting: off when embedding the app elsewhere)
+    tune_gc: bool = True  # see core/gcpause.py (a process-wide setting: off when embedding the app elsewhere)
     idle_seconds: float = 900.0  # a game nobody uses is unloaded from memory after this (rebuilt on next use)
     max_rooms: int = 2000  # games in memory at most, idle ones permitting
 
@@ -87,13 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         url = settings.database_url or default_database_url()
         store = await asyncio.to_thread(Store, url)  # runs the migrations
         if settings.tune_gc:
-            # Every move builds a few dicts per connection that reference counting frees; the cyclic GC
-            # at its default thresholds still walked the young objects hundreds of times a second and
-            # every game in memory in each full collection (~8-14% of the server's CPU under load,
-            # pauses of 15-130 ms). Start-up objects (modules, maps, tables) go to the permanent
-            # generation, and collections run far less often.
-            gc.freeze()
-            gc.set_threshold(*GC_THRESHOLDS)
+            freeze_heap()  # warm up, freeze the heap, rarer collections: short GC pauses (core/gcpause.py)
         state["store"] = store
         state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms)
         state["rooms"].start()
@@ -192,6 +185,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if access is None:
             raise HTTPException(403, "send your seat or spectator token as 'Authorization: Bearer TOKEN'")
         return room.state_message(access)
+
+    @app.post("/api/score")
+    async def api_score(request: Request) -> JSONResponse:
+        """Score a table position: the body is a score file; the answer is ``tracklayer score --json``'s."""
+        from tracklayer.score_file import ScoreFileError, score_document
+
+        try:  # in a thread: a large file takes ~0.1 s, which must not stall every game's websocket
+            return JSONResponse(await asyncio.to_thread(score_document, await request.body()))
+        except ScoreFileError as exc:
+            raise _bad(str(exc)) from None
 
     def _new_record(body: dict[str, Any]) -> tuple[GameRecord, Any]:
         name = body.get("game")
