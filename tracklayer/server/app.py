@@ -28,7 +28,7 @@ from fastapi.staticfiles import StaticFiles
 import tracklayer
 from tracklayer.bots import resolve_bot
 from tracklayer.core.gcpause import freeze_heap
-from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry
+from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry, score_data
 from tracklayer.server.db import GameRecord, Store, default_database_url
 from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
 
@@ -116,6 +116,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(static / "game.html", media_type="text/html")
 
+    @app.get("/score", response_class=HTMLResponse)
+    async def score_page() -> FileResponse:
+        """The score calculator for a game played on a real table (docs/score-files.md)."""
+        return FileResponse(static / "score.html", media_type="text/html")
+
     @app.get("/favicon.ico")
     async def favicon() -> FileResponse:
         return FileResponse(static / "favicon.svg", media_type="image/svg+xml")
@@ -135,6 +140,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(404, f"no board {game!r}")
         data = board_data(game)
         return Response(json.dumps(data, separators=(",", ":")), media_type="application/json",
+                        headers={"Cache-Control": "public, max-age=3600"})
+
+    @app.get("/api/boards/{game}/tickets")
+    async def api_board_tickets(game: str) -> Response:
+        """The tickets and decks of a board, for the score page's ticket list (public map data)."""
+        if game not in tracklayer.games() or game_entry(game) is None:
+            raise HTTPException(404, f"no board {game!r}")
+        return Response(json.dumps(score_data(game), separators=(",", ":")), media_type="application/json",
                         headers={"Cache-Control": "public, max-age=3600"})
 
     @app.get("/api/games")

@@ -206,7 +206,7 @@ async function refresh() {
 }
 
 function renderTop() {
-  $("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), langPicker, h("span", { class: "pill ok", id: "conn" }, t("lobby.online")));
+  $("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), h("a", { class: "pill score-link", href: "/score", id: "score-link" }, t("lobby.score_link")), langPicker, h("span", { class: "pill ok", id: "conn" }, t("lobby.online")));
 }
 
 let langPicker = null;
