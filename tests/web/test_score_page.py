@@ -202,7 +202,8 @@ def test_a_refused_position_shows_the_servers_message(web_server: Server, browse
         assert code == 2 and api.status_code == 400 and api.json() == {"detail": line}
         assert page.inner_text("#sc-error-msg") == line == state["error"]
         assert "with 2 players only one lane" in line
-        # a third player opens the second lane: the error goes, the score comes
+        # with 4 players both lanes are open: the error goes, the score comes
+        page.click("#sc-add")
         page.click("#sc-add")
         page.wait_for_selector("#sc-breakdown .scores")
         assert settle(page)["error"] is None and page.locator("#sc-error").is_hidden()
@@ -233,8 +234,10 @@ def test_a_trans_round(web_server: Server, browser: Any, tmp_path: Path, shots: 
         choose_player(page, 1)
         page.locator('.pt[data-point="12,8"] .point-hit').click(force=True)
         page.click('.sc-modes [data-mode="rails"]')
-        page.locator('.edge[data-edge="8,8-7,9"] .edge-hit').click(force=True)
-        page.locator('.edge[data-edge="12,8-13,7"] .edge-hit').click(force=True)
+        for a, b in (([8, 8], [7, 9]), ([12, 8], [13, 7])):
+            text = next(e["text"] for e in bd["edges"]
+                        if sorted([bd["points"][e["a"]], bd["points"][e["b"]]]) == sorted([a, b]))
+            page.locator(f'.edge[data-edge="{text}"] .edge-hit').click(force=True)
         page.click('.sc-modes [data-mode="cities"]')
         color = {c["name"]: c["color"] for c in bd["cities"]}
         page.select_option(f'#sc-entry select[data-color="{color["Denver"]}"]', "Denver")
@@ -244,7 +247,7 @@ def test_a_trans_round(web_server: Server, browser: Any, tmp_path: Path, shots: 
         page.press("#sc-before", "Enter")
         state = settle(page)
         doc, result = state["doc"], state["result"]
-        assert doc["rails"] == [[[8, 8], [7, 9]], [[12, 8], [13, 7]]]
+        assert [sorted(line) for line in doc["rails"]] == [[[7, 9], [8, 8]], [[12, 8], [13, 7]]]
         assert doc["players"][0]["start"] == [8, 8] and doc["players"][0]["cities"] == ["Phoenix"]
         assert doc["players"][0]["score"] == 3
         code, out = cli_json(tmp_path, doc)
@@ -279,6 +282,14 @@ def test_on_a_phone(web_server: Server, browser: Any, tmp_path: Path, shots: Pat
         page.click("#sc-zoom-in")
         page.click("#sc-zoom-in")
         assert page.evaluate("() => document.querySelector('#sc-map svg').getBoundingClientRect().width") > 700
+        for _ in range(3):
+            page.click("#sc-zoom-in")
+        # at the largest zoom a route's and a city's tap area are 44 px across
+        px = page.evaluate("""() => { const svg = document.querySelector('#sc-map svg'), k = svg.getScreenCTM().a;
+            const hit = document.querySelector('.route-hit'), city = document.querySelector('.city-hit');
+            return [parseFloat(getComputedStyle(hit).strokeWidth) * k, 2 * city.r.baseVal.value * k]; }""")
+        assert min(px) >= 44, px
+        page.screenshot(path=str(shots / f"score-phone-zoomed-{locale[:2]}.png"))
         page.screenshot(path=str(shots / f"score-phone-{locale[:2]}.png"), full_page=True)
         if locale == "de-DE":
             text = page.inner_text("body")

@@ -259,8 +259,7 @@ function draw() {
         }
       });
     }
-    board.svg.classList.toggle("mode-start", mode() === "start");
-    board.svg.classList.toggle("mode-rails", mode() === "rails");
+    for (const m of ["start", "rails", "cities"]) board.svg.classList.toggle(`mode-${m}`, mode() === m);
     return;
   }
   const { owner } = resolveRoutes();
@@ -351,7 +350,7 @@ function renderTools() {
   const tabs = h("div", { class: "sc-modes", role: "group", "aria-label": t("score.modes") }, modes.map((m) => h("button", {
     class: "btn small", type: "button", "data-mode": m, "aria-pressed": String(mode() === m),
     onclick: () => { saved.mode[doc.game] = m; persist(); renderTools(); renderEntry(); draw(); } }, t(`score.mode.${m}`))));
-  const setZoom = (z) => { zoom = Math.max(1, Math.min(4, z)); applyZoom(); };
+  const setZoom = (z) => { zoom = Math.max(1, Math.min(5, z)); applyZoom(); };
   const zooms = h("div", { class: "sc-zoom" },
     h("button", { class: "btn small", type: "button", id: "sc-zoom-out", "aria-label": t("score.zoom_out"), title: t("score.zoom_out"), onclick: () => setZoom(zoom / 1.5) }, "−"),
     h("button", { class: "btn small", type: "button", id: "sc-zoom-in", "aria-label": t("score.zoom_in"), title: t("score.zoom_in"), onclick: () => setZoom(zoom * 1.5) }, "+"));
@@ -359,8 +358,14 @@ function renderTools() {
 }
 
 function applyZoom() {
+  const wrap = $("sc-map");
+  // keep the middle of what is shown in the middle
+  const fx = (wrap.scrollLeft + wrap.clientWidth / 2) / (wrap.scrollWidth || 1);
+  const fy = (wrap.scrollTop + wrap.clientHeight / 2) / (wrap.scrollHeight || 1);
   if (board) board.svg.style.width = `${zoom * 100}%`;
-  $("sc-map").classList.toggle("zoomed", zoom > 1);
+  wrap.classList.toggle("zoomed", zoom > 1);
+  wrap.scrollLeft = fx * wrap.scrollWidth - wrap.clientWidth / 2;
+  wrap.scrollTop = fy * wrap.scrollHeight - wrap.clientHeight / 2;
 }
 
 function select(i) {
@@ -704,6 +709,8 @@ async function switchGame(game, keepDoc = false) {
     cityIdx = new Map();
     bd.cities.forEach((c, i) => { cityIdx.set(fold(c.name), i); cityIdx.set(fold(c.display), i); });
     board = new TTRBoard(bd, { route: onRoute, city: onCity });
+    // a larger, invisible disc under each city: stations are placed with a finger
+    board.cities.forEach(({ g }) => g.prepend(s("circle", { class: "city-hit", r: 13 })));
   }
   $("sc-map").replaceChildren(board.svg);
   persist();
