@@ -226,6 +226,9 @@ def test_a_trans_round(web_server: Server, browser: Any, tmp_path: Path, shots: 
         page.wait_for_selector("#sc-map svg")
         page.click('.gamebtn[data-game="trans-america"]')
         page.wait_for_selector(".pt")
+        # nothing entered yet: a note of what is missing, not the server's refusal
+        page.wait_for_selector("#sc-incomplete")
+        assert page.locator("#sc-error").is_hidden()
         name_player(page, 0, "Ann")
         name_player(page, 1, "Bob")
         choose_player(page, 0)

@@ -85,6 +85,16 @@ function rescore() {
     debug.timer = null;
     const mine = ++debug.asked;
     let res = null, err = null;
+    const waiting = unfinished();
+    if (waiting.length) {
+      // not an error, just not entered yet: say what is missing instead of the server's refusal
+      result = null;
+      error = null;
+      debug.done = mine;
+      draw();
+      renderResult(t("score.incomplete", { names: list(waiting) }));
+      return;
+    }
     try {
       const r = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(doc) });
       const body = await r.json().catch(() => ({}));
@@ -98,6 +108,12 @@ function rescore() {
     renderResult();
     if (mode() === "tickets" && !isTrans(doc.game)) markTickets();
   }, 150);
+}
+
+// Players of a Trans round whose start marker or cities are still to be entered.
+function unfinished() {
+  if (!isTrans(doc.game)) return [];
+  return doc.players.filter((p) => !Array.isArray(p.start) || !Array.isArray(p.cities) || !p.cities.length).map((p) => p.name);
 }
 
 // ------------------------------------------------------------------ Ticket to Ride: the map and the file
@@ -544,12 +560,12 @@ function citySelects(p) {
 }
 
 // ------------------------------------------------------------------ the breakdown
-function renderResult() {
+function renderResult(note = null) {
   const out = $("sc-breakdown"), err = $("sc-error");
   err.hidden = !error;
   err.replaceChildren(...(error ? [h("span", {}, t("score.invalid")), " ", h("span", { id: "sc-error-msg" }, error)] : []));
-  out.dataset.state = error ? "error" : result ? "ok" : "";
-  if (!result) { out.replaceChildren(); return; }
+  out.dataset.state = error ? "error" : result ? "ok" : note ? "incomplete" : "";
+  if (!result) { out.replaceChildren(...(note ? [h("p", { class: "hint", id: "sc-incomplete" }, note)] : [])); return; }
   const seat = new Map(doc.players.map((p, i) => [p.name, i]));
   const rows = [...result.players.keys()].sort((a, b) => result.players[a].rank - result.players[b].rank || a - b);
   const who = (i) => h("td", {}, token(colorOf(i)), result.players[i].name);
@@ -594,7 +610,7 @@ function detail(p, i) {
     if (p.missing_lines?.length) box.append(h("p", { class: "hint" }, t("score.missing_shown")));
     return box;
   }
-  box.append(h("p", {}, t("score.route_points", { count: p.route_points, wagons: p.wagons_used })));
+  box.append(h("p", {}, t("score.route_points", { count: p.route_points, wagons: p.wagons_used, piece: t(`stat.${bd.piece}`, { count: p.wagons_used }) })));
   if (p.tickets.length) {
     box.append(h("ul", { class: "sc-list" }, p.tickets.map((x) => h("li", { class: x.completed ? "done" : "failed" },
       h("span", {}, icon(x.completed ? "check" : "cross"), " ", `${x.from} – ${x.to}`),
@@ -693,6 +709,7 @@ async function fetchJSON(path) {
 
 async function switchGame(game, keepDoc = false) {
   closeSheet();
+  $("toast").hidden = true; // a refusal on the last board means nothing on this one
   if (!keepDoc && doc) saved.docs[doc.game] = doc;
   saved.game = game;
   doc = saved.docs[game] || newDoc(game);
