@@ -114,6 +114,9 @@ def europe_game(page: Any, base: str) -> None:
 def test_a_europe_game_entered_by_tapping(web_server: Server, browser: Any, tmp_path: Path, shots: Path) -> None:
     page = new_page(browser)
     try:
+        page.goto(web_server.base + "/")
+        page.click("#score-link")  # the lobby links to the page
+        page.wait_for_url("**/score")
         europe_game(page, web_server.base)
         state = settle(page)
         doc, result = state["doc"], state["result"]
@@ -248,11 +251,13 @@ def test_a_trans_round(web_server: Server, browser: Any, tmp_path: Path, shots: 
         page.select_option(f'#sc-entry select[data-color="{color["Phoenix"]}"]', "Phoenix")
         page.fill("#sc-before", "3")
         page.press("#sc-before", "Enter")
+        page.click(".sc-specials summary")
+        page.check('.sc-specials input[data-card="2"]')
         state = settle(page)
         doc, result = state["doc"], state["result"]
         assert [sorted(line) for line in doc["rails"]] == [[[7, 9], [8, 8]], [[12, 8], [13, 7]]]
         assert doc["players"][0]["start"] == [8, 8] and doc["players"][0]["cities"] == ["Phoenix"]
-        assert doc["players"][0]["score"] == 3
+        assert doc["players"][0]["score"] == 3 and doc["special_cards"] == [2]
         code, out = cli_json(tmp_path, doc)
         assert code == 0 and result == json.loads(out)
         shown = sum(len(p["missing_lines"]) for p in result["players"])

@@ -348,7 +348,8 @@ function renderPlayers() {
 function renderOpts() {
   const opts = $("sc-opts");
   opts.replaceChildren();
-  if (isTrans(doc.game) || !extra) return;
+  if (isTrans(doc.game)) { opts.append(specialCards()); return; }
+  if (!extra) return;
   const tb = h("select", { id: "sc-tiebreak", onchange: (e) => { doc.tiebreak = e.target.value; changed(); } },
     ["classic", "anniversary-de"].map((v) => h("option", { value: v, selected: (doc.tiebreak || "classic") === v }, t(`option.tiebreak.${v}`))));
   opts.append(h("label", { class: "field" }, t("option.tiebreak"), tb));
@@ -358,6 +359,22 @@ function renderOpts() {
       extra.variants.map((v) => h("option", { value: v.name, selected: cur === v.name }, variantTitle(doc.game, v.name, v.title))));
     opts.append(h("label", { class: "field" }, t("score.deck"), vs));
   }
+}
+
+// The special cards that change a round's score (prestige table, cost of double lines, two cities
+// of one colour); other cards of an imported file are kept as they are.
+const SCORING_CARDS = [1, 2, 4, 5, 16];
+function specialCards() {
+  const on = new Set(Array.isArray(doc.special_cards) ? doc.special_cards : []);
+  const boxes = SCORING_CARDS.map((n) => h("label", { class: "check sc-card" },
+    h("input", { type: "checkbox", "data-card": n, checked: on.has(n), onchange: (e) => {
+      const now = new Set(Array.isArray(doc.special_cards) ? doc.special_cards : []);
+      if (e.target.checked) now.add(n); else now.delete(n);
+      if (now.size) doc.special_cards = [...now].sort((a, b) => a - b); else delete doc.special_cards;
+      changed();
+    } }), h("span", { class: "special-no" }, String(n)), h("span", {}, t(`special.${n}.title`))));
+  return h("details", { class: "sc-specials", open: SCORING_CARDS.some((n) => on.has(n)) },
+    h("summary", {}, t("score.special_cards")), h("div", { class: "sc-cards" }, boxes));
 }
 
 function renderTools() {
