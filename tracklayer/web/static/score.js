@@ -263,6 +263,9 @@ function draw() {
   if (isTrans(doc.game)) {
     const rails = (doc.rails || []).map(railEdge).filter((e) => e !== undefined).map((e) => ({ line: bd.edges[e].text, player: null }));
     board.update({ rails, players: byColor((p) => ({ start: Array.isArray(p.start) ? p.start.join(",") : null })) }, [], null);
+    // the grid dot of a point is drawn above the markers: hide it where a start marker stands
+    const starts = new Set(doc.players.filter((p) => Array.isArray(p.start)).map((p) => p.start.join(",")));
+    board.points.forEach((g) => g.classList.toggle("under-marker", starts.has(g.dataset.point)));
     if (result) {
       result.players.forEach((rp, i) => {
         const c = PLAYER_COLORS[colorOf(i)], off = (i - (result.players.length - 1) / 2) * 2.2;
