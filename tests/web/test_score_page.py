@@ -210,6 +210,23 @@ def test_a_refused_position_shows_the_servers_message(web_server: Server, browse
         page.click("#sc-add")
         page.wait_for_selector("#sc-breakdown .scores")
         assert settle(page)["error"] is None and page.locator("#sc-error").is_hidden()
+        # more wagons than a player has: refused in the page at once
+        bd = board_data("ttr-europe")
+        names = [c["name"] for c in bd["cities"]]
+        singles = [r for r in bd["routes"] if not r["twins"]]
+        mine, used = [], 0
+        for r in singles:
+            if used + r["length"] <= bd["wagons"] - 1:
+                mine.append([names[r["a"]], names[r["b"]]])
+                used += r["length"]
+        extra = next(r for r in singles if r["length"] >= 2 and [names[r["a"]], names[r["b"]]] not in mine)
+        full = {"game": "ttr-europe", "players": [{"name": "Ann", "routes": mine}, {"name": "Bob"}]}
+        page.fill("#sc-paste-text", json.dumps(full))
+        page.click("#sc-paste-load")
+        assert settle(page)["error"] is None
+        page.locator(f'.route[data-route="{extra["i"]}"] .route-hit').click(force=True)
+        assert page.inner_text("#toast") == f"Ann has only {bd['wagons']} wagons."
+        assert settle(page)["doc"] == full
         # not JSON at all: the server's message for the file, the position unchanged
         page.fill("#sc-paste-text", "{oops")
         page.click("#sc-paste-load")
