@@ -346,3 +346,28 @@ def test_screens(web_server: Server, browser: Any, shots: Path, width: int, heig
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def test_offline_once_loaded(web_server: Server, browser: Any) -> None:
+    """The service worker keeps the page: it opens without a network, keeps the position, says that
+    scoring waits for the server, and scores when the network is back."""
+    page = new_page(browser, "en-US", 390, 844, mobile=True)
+    try:
+        page.goto(web_server.base + "/score")
+        page.wait_for_selector("#sc-map svg")
+        page.wait_for_function("() => navigator.serviceWorker.ready.then(r => !!r.active)")
+        tap_route(page, "ttr-europe", "Berlin", "Danzig")
+        doc = settle(page)["doc"]
+        page.wait_for_function("() => !!navigator.serviceWorker.controller")
+        page.context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("#sc-map svg")
+        state = settle(page)
+        assert state["doc"] == doc and state["result"] is None
+        assert "cannot be reached" in page.inner_text("#sc-error")
+        page.context.set_offline(False)
+        page.wait_for_function("() => window.__score.result !== null")
+        assert settle(page)["error"] is None
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()

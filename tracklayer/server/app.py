@@ -121,6 +121,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The score calculator for a game played on a real table (docs/score-files.md)."""
         return FileResponse(static / "score.html", media_type="text/html")
 
+    @app.get("/score-sw.js")
+    async def score_worker() -> FileResponse:
+        """The score page's service worker, served at the root so that it may control ``/score``."""
+        return FileResponse(static / "score-sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
     @app.get("/favicon.ico")
     async def favicon() -> FileResponse:
         return FileResponse(static / "favicon.svg", media_type="image/svg+xml")

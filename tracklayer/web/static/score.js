@@ -19,6 +19,7 @@ let extra = null; // /api/boards/<game>/tickets
 let board = null; // TTRBoard or TransBoard
 let result = null;
 let error = null;
+let offline = false; // the last error is no answer at all, not the server's refusal
 let zoom = 1;
 let query = "";
 const draft = { open: false, a: "", b: "", points: "" }; // a ticket being typed survives re-rendering
@@ -95,14 +96,16 @@ function rescore() {
       renderResult(t("score.incomplete", { names: list(waiting) }));
       return;
     }
+    let lost = false;
     try {
       const r = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(doc) });
       const body = await r.json().catch(() => ({}));
       if (r.ok) res = body; else err = typeof body.detail === "string" ? body.detail : `HTTP ${r.status}`;
-    } catch { err = t("score.offline"); }
+    } catch { err = t("score.offline"); lost = true; }
     if (mine !== debug.asked) return;
     result = res;
     error = err;
+    offline = lost;
     debug.done = mine;
     draw();
     renderResult();
@@ -583,7 +586,8 @@ function citySelects(p) {
 function renderResult(note = null) {
   const out = $("sc-breakdown"), err = $("sc-error");
   err.hidden = !error;
-  err.replaceChildren(...(error ? [h("span", {}, t("score.invalid")), " ", h("span", { id: "sc-error-msg" }, error)] : []));
+  err.replaceChildren(...(error ? [offline ? "" : h("span", {}, t("score.invalid")), " ", h("span", { id: "sc-error-msg" }, error)] : []));
+  err.classList.toggle("offline", offline);
   out.dataset.state = error ? "error" : result ? "ok" : note ? "incomplete" : "";
   if (!result) { out.replaceChildren(...(note ? [h("p", { class: "hint", id: "sc-incomplete" }, note)] : [])); return; }
   const seat = new Map(doc.players.map((p, i) => [p.name, i]));
@@ -799,3 +803,6 @@ function bindFiles() {
 }
 
 main();
+// offline once loaded (a plus at a table without reception); not where service workers are unavailable
+window.addEventListener("online", () => { if (doc) rescore(); }); // the promise of score.offline
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/score-sw.js", { scope: "/score" }).catch(() => {});
