@@ -210,6 +210,18 @@ def test_a_refused_position_shows_the_servers_message(web_server: Server, browse
         page.click("#sc-add")
         page.wait_for_selector("#sc-breakdown .scores")
         assert settle(page)["error"] is None and page.locator("#sc-error").is_hidden()
+        # a broken file is shown as it is, with the server's message, in every mode
+        broken = {"game": "ttr-europe", "players": [{"name": "A", "routes": [None, "Paris", ["Paris"]], "tickets": [5],
+                                                      "stations": {"x": 1}}, {"name": "B", "routes": 7}]}
+        page.fill("#sc-paste-text", json.dumps(broken))
+        page.click("#sc-paste-load")
+        state = settle(page)
+        assert state["doc"] == broken and state["error"] == cli_json(tmp_path, broken)[1]
+        for mode in ("stations", "tickets", "routes"):
+            page.click(f'.sc-modes [data-mode="{mode}"]')
+        page.reload()
+        assert settle(page)["doc"] == broken
+        page.click(".sc-paste summary")
         # more wagons than a player has: refused in the page at once
         bd = board_data("ttr-europe")
         names = [c["name"] for c in bd["cities"]]

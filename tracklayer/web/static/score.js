@@ -28,6 +28,9 @@ const debug = window.__score = { asked: 0, done: 0, timer: null, get doc() { ret
 debug.settled = () => debug.timer === null && debug.asked === debug.done;
 
 // ------------------------------------------------------------------ state
+// A file may be broken or hostile (it is shown with the server's message): read lists and rows defensively.
+const arr = (x) => (Array.isArray(x) ? x : []);
+
 function fold(x) { return String(x ?? "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim(); }
 
 function newPlayer(game, n, color) {
@@ -116,7 +119,7 @@ function rescore() {
 // Players of a Trans round whose start marker or cities are still to be entered.
 function unfinished() {
   if (!isTrans(doc.game)) return [];
-  return doc.players.filter((p) => !Array.isArray(p.start) || !Array.isArray(p.cities) || !p.cities.length).map((p) => p.name);
+  return doc.players.filter((p) => !Array.isArray(p.start) || !arr(p.cities).length).map((p) => p.name);
 }
 
 // ------------------------------------------------------------------ Ticket to Ride: the map and the file
@@ -127,7 +130,8 @@ function cityOf(name) { return cityIdx.get(fold(name)); }
 // Which player holds each lane, decided as the engine does: named lanes first, then any free lane.
 function resolveRoutes() {
   const owner = bd.routes.map(() => null), entry = bd.routes.map(() => null), pending = [];
-  doc.players.forEach((p, i) => (p.routes || []).forEach((e, j) => {
+  doc.players.forEach((p, i) => arr(p.routes).forEach((e, j) => {
+    if (!Array.isArray(e)) return;
     const a = cityOf(e[0]), b = cityOf(e[1]);
     if (a === undefined || b === undefined) return;
     let lanes = bd.routes.filter((r) => (r.a === a && r.b === b) || (r.a === b && r.b === a));
@@ -148,7 +152,7 @@ function resolveRoutes() {
 
 function stationOwners() {
   const out = {};
-  doc.players.forEach((p, i) => (p.stations || []).forEach((c) => {
+  doc.players.forEach((p, i) => arr(p.stations).forEach((c) => {
     const k = cityOf(c);
     if (k !== undefined && !(bd.cities[k].name in out)) out[bd.cities[k].name] = i;
   }));
@@ -188,7 +192,7 @@ function takeLane(r) {
   const why = refusal(r, owner);
   if (why) { toast(why); return; }
   const A = bd.cities[r.a].name, B = bd.cities[r.b].name;
-  doc.players[me].routes ||= [];
+  if (!Array.isArray(doc.players[me].routes)) doc.players[me].routes = [];
   doc.players[me].routes.push(r.twins.length ? [A, B, r.color] : [A, B]);
   changed();
 }
@@ -213,7 +217,7 @@ function onCity(k) {
   if (mode() === "tickets") { query = bd.cities[k].display; renderEntry(); $("sc-search")?.focus(); return; }
   if (mode() !== "stations" || !bd.features.stations) return;
   const owners = stationOwners(), me = sel(), p = doc.players[me];
-  p.stations ||= [];
+  if (!Array.isArray(p.stations)) p.stations = [];
   if (owners[name] === me) {
     p.stations = p.stations.filter((c) => cityOf(c) !== k);
     changed();
@@ -238,7 +242,7 @@ function railEdge(line) {
 function onEdge(k) {
   if (mode() !== "rails") { toast(t("score.hint.choose_rails"), true); return; }
   const e = bd.edges[k];
-  doc.rails ||= [];
+  if (!Array.isArray(doc.rails)) doc.rails = [];
   const at = doc.rails.findIndex((l) => railEdge(l) === k);
   if (at >= 0) doc.rails.splice(at, 1);
   else if (doc.rails.length >= bd.rails) { toast(t("score.err.rails", { count: bd.rails })); return; } else doc.rails.push([bd.points[e.a], bd.points[e.b]]);
@@ -264,7 +268,7 @@ function byColor(extraFields) {
 function draw() {
   if (!board) return;
   if (isTrans(doc.game)) {
-    const rails = (doc.rails || []).map(railEdge).filter((e) => e !== undefined).map((e) => ({ line: bd.edges[e].text, player: null }));
+    const rails = arr(doc.rails).map(railEdge).filter((e) => e !== undefined).map((e) => ({ line: bd.edges[e].text, player: null }));
     board.update({ rails, players: byColor((p) => ({ start: Array.isArray(p.start) ? p.start.join(",") : null })) }, [], null);
     // the grid dot of a point is drawn above the markers: hide it where a start marker stands
     const starts = new Set(doc.players.filter((p) => Array.isArray(p.start)).map((p) => p.start.join(",")));
@@ -464,6 +468,7 @@ function logosOf() {
 
 // The board ticket an entry stands for (null: a ticket typed by hand).
 function ticketOf(e) {
+  if (!Array.isArray(e)) return null;
   const a = cityOf(e[0]), b = cityOf(e[1]);
   const logos = logosOf();
   return extra.tickets.find((x) => ((x.a === a && x.b === b) || (x.a === b && x.b === a))
@@ -479,7 +484,7 @@ function renderEntry() {
     if (m === "start") box.replaceChildren(head, h("p", { class: "hint" }, t("score.hint.start", { name: p.name })),
       h("p", {}, Array.isArray(p.start) ? t("score.start_at", { point: p.start.join(",") }) : t("score.no_start")));
     else if (m === "rails") box.replaceChildren(head, h("p", { class: "hint" }, t("score.hint.rails")),
-      h("p", { id: "sc-railcount" }, t("score.rails_count", { count: (doc.rails || []).length, max: bd.rails })));
+      h("p", { id: "sc-railcount" }, t("score.rails_count", { count: arr(doc.rails).length, max: bd.rails })));
     else box.replaceChildren(head, h("p", { class: "hint" }, t("score.hint.cities", { name: p.name })), citySelects(p));
     return;
   }
@@ -492,7 +497,7 @@ function renderEntry() {
         h("button", { class: "x", type: "button", "aria-label": t("score.remove", { what: routeName(r) }), onclick: () => takeLane(r) }, "×")))));
   } else if (m === "stations") {
     box.replaceChildren(head, h("p", { class: "hint" }, t("score.hint.stations", { name: p.name, count: bd.stations })),
-      h("ul", { class: "sc-list" }, (p.stations || []).map((c) => {
+      h("ul", { class: "sc-list" }, arr(p.stations).map((c) => {
         const k = cityOf(c);
         return h("li", {}, h("span", {}, k === undefined ? c : bd.cities[k].display),
           h("button", { class: "x", type: "button", "aria-label": t("score.remove", { what: c }), onclick: () => { if (k !== undefined) onCity(k); else { p.stations = p.stations.filter((x) => x !== c); changed(); } } }, "×"));
@@ -506,7 +511,7 @@ function renderEntry() {
 
 function ticketPanel(p, me) {
   const held = new Set();
-  doc.players.forEach((q) => (q.tickets || []).forEach((e) => { const x = ticketOf(e); if (x) held.add(x.id); }));
+  doc.players.forEach((q) => arr(q.tickets).forEach((e) => { const x = ticketOf(e); if (x) held.add(x.id); }));
   const logos = logosOf();
   const list_ = h("div", { class: "sc-tickets", id: "sc-ticket-list" });
   const fill = () => {
@@ -514,7 +519,7 @@ function ticketPanel(p, me) {
     const found = extra.tickets.filter((x) => !held.has(x.id) && (!logos || x.logos.some((l) => logos.has(l)))
       && (!q2 || fold(`${bd.cities[x.a].display} ${bd.cities[x.b].display} ${bd.cities[x.a].name} ${bd.cities[x.b].name} ${x.id}`).includes(q2)));
     list_.replaceChildren(...found.slice(0, 60).map((x) => h("button", { class: "sc-ticket", type: "button", "data-ticket": x.id,
-      onclick: () => { p.tickets ||= []; p.tickets.push(ticketEntry(x)); changed(); } },
+      onclick: () => { if (!Array.isArray(p.tickets)) p.tickets = []; p.tickets.push(ticketEntry(x)); changed(); } },
     h("span", {}, ticketText(x.a, x.b)), h("b", { class: "pts" }, String(x.points)))));
     if (!found.length) list_.append(h("p", { class: "empty" }, t("score.no_ticket")));
   };
@@ -529,7 +534,7 @@ function ticketPanel(p, me) {
     const a = cityOf(ca.value), b = cityOf(cb.value), n = Number(pts.value);
     if (a === undefined || b === undefined) { toast(t("score.err.city", { city: a === undefined ? ca.value : cb.value })); return; }
     if (!Number.isInteger(n) || n < 1 || n > 1000) { toast(t("score.err.points")); return; }
-    p.tickets ||= [];
+    if (!Array.isArray(p.tickets)) p.tickets = [];
     p.tickets.push([bd.cities[a].name, bd.cities[b].name, n]);
     Object.assign(draft, { a: "", b: "", points: "" });
     changed();
@@ -537,7 +542,8 @@ function ticketPanel(p, me) {
   const status = new Map();
   const rp = result?.players?.[me];
   (rp?.tickets || []).forEach((x, j) => status.set(j, x.completed));
-  const mine = h("ul", { class: "sc-list sc-held", id: "sc-held" }, (p.tickets || []).map((e, j) => {
+  const mine = h("ul", { class: "sc-list sc-held", id: "sc-held" }, arr(p.tickets).map((e0, j) => {
+    const e = Array.isArray(e0) ? e0 : [String(e0), "?"];
     const a = cityOf(e[0]), b = cityOf(e[1]);
     const x = ticketOf(e);
     const pts_ = e.length >= 3 ? e[2] : x?.points;
@@ -548,7 +554,7 @@ function ticketPanel(p, me) {
       h("button", { class: "x", type: "button", "aria-label": t("score.remove", { what: `${e[0]} – ${e[1]}` }), onclick: () => { p.tickets.splice(j, 1); changed(); } }, "×"));
   }));
   return [h("h3", {}, t("score.tickets_of", { name: p.name })), mine,
-    (p.tickets || []).length ? null : h("p", { class: "empty" }, t("score.no_tickets")),
+    arr(p.tickets).length ? null : h("p", { class: "empty" }, t("score.no_tickets")),
     h("h3", {}, t("score.add_tickets")), search, list_,
     h("details", { class: "sc-own", open: draft.open, ontoggle: (e) => { draft.open = e.target.open; } },
       h("summary", {}, t("score.own_ticket")), h("div", { class: "row" }, ca, cb, pts, addOwn), names)];
@@ -570,9 +576,9 @@ function citySelects(p) {
   const colors = bd.colors;
   return h("div", { class: "sc-cities" }, colors.map((c) => {
     const cities = bd.cities.filter((x) => x.color === c);
-    const cur = (p.cities || []).find((n) => cities.some((x) => fold(x.name) === fold(n)));
+    const cur = arr(p.cities).find((n) => cities.some((x) => fold(x.name) === fold(n)));
     const sel_ = h("select", { "data-color": c, "aria-label": t("score.city_of", { color: colorName(c) }), onchange: (e) => {
-      const others = (p.cities || []).filter((n) => !cities.some((x) => fold(x.name) === fold(n)));
+      const others = arr(p.cities).filter((n) => !cities.some((x) => fold(x.name) === fold(n)));
       p.cities = e.target.value ? [...others, e.target.value] : others;
       changed();
     } }, h("option", { value: "" }, "—"), cities.map((x) => h("option", { value: x.name, selected: cur !== undefined && fold(cur) === fold(x.name) }, x.name)));
@@ -736,7 +742,8 @@ async function switchGame(game, keepDoc = false) {
   $("toast").hidden = true; // a refusal on the last board means nothing on this one
   if (!keepDoc && doc) saved.docs[doc.game] = doc;
   saved.game = game;
-  doc = saved.docs[game] || newDoc(game);
+  const kept = saved.docs[game];
+  doc = kept && typeof kept === "object" && Array.isArray(kept.players) && kept.players.length && kept.game === game ? kept : newDoc(game);
   saved.docs[game] = doc;
   [bd, extra] = await Promise.all([fetchJSON(`/api/boards/${game}`), fetchJSON(`/api/boards/${game}/tickets`)]);
   maxPlayers[game] = extra.max_players;
