@@ -43,17 +43,21 @@ TABLE_FILES = [
 
 
 class PauseClock:
-    """Times every collection through ``gc.callbacks``; pauses are kept per generation (seconds)."""
+    """Times every collection through ``gc.callbacks``, per generation, in seconds: wall-clock pauses
+    (what a request waits) and the CPU time of the collecting thread (what the collection itself
+    costs, without the time this process was preempted on a busy machine)."""
 
     def __init__(self) -> None:
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-        self._t0 = 0.0
+        self.cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._t0 = self._c0 = 0.0
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self._t0 = time.perf_counter()
+            self._t0, self._c0 = time.perf_counter(), time.thread_time()
         else:
             self.pauses[info["generation"]].append(time.perf_counter() - self._t0)
+            self.cpu[info["generation"]].append(time.thread_time() - self._c0)
 
 
 def p99(values: list[float]) -> float:
@@ -62,9 +66,10 @@ def p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[98]
 
 
-def play(index: int, ttr_bots: list[str], trans_bots: list[str]) -> tuple[Any, int]:
+def play(index: int, ttr_bots: list[str], trans_bots: list[str], games: list[tuple[str, int]] = GAMES
+         ) -> tuple[Any, int]:
     """One bot game played like the server's bot seats: each move from the mover's view."""
-    game_name, n = GAMES[index % len(GAMES)]
+    game_name, n = games[index % len(games)]
     game = tracklayer.new_game(game_name, n, seed=index)
     bots = ttr_bots if game_name.startswith("ttr-") else trans_bots
     players = [make_bot(bots[(index + s) % len(bots)], seed=f"{index}/{s}") for s in range(n)]
@@ -87,6 +92,8 @@ def main() -> None:
     ap.add_argument("--keep", type=int, default=200, help="games kept in memory (the server's open rooms)")
     ap.add_argument("--ttr-bots", default="random,greedy,planner")
     ap.add_argument("--trans-bots", default="steiner", help="(the random bot's Trans games are very long)")
+    ap.add_argument("--families", default="ttr,trans", help="ttr: Ticket to Ride only (fast: many more games)")
+    ap.add_argument("--thresholds", default=None, help="with --fix: gc thresholds a,b,c (default: GC_THRESHOLDS)")
     ap.add_argument("--fix", action=argparse.BooleanOptionalAction, default=has_fix,
                     help="warm up and freeze the heap (tracklayer.core.gcpause)")
     args = ap.parse_args()
@@ -95,8 +102,12 @@ def main() -> None:
         from tracklayer.core.gcpause import freeze_heap
 
         t0 = time.perf_counter()
-        freeze_heap()
+        if args.thresholds:
+            freeze_heap(thresholds=tuple(int(x) for x in args.thresholds.split(",")))  # type: ignore[arg-type]
+        else:
+            freeze_heap()
         print(f"warm-up and freeze: {time.perf_counter() - t0:.2f} s, {gc.get_freeze_count():,} objects frozen")
+    mix = [g for g in GAMES if g[0].split("-")[0] in args.families.split(",")]
     clock = PauseClock()
     gc.callbacks.append(clock)
     kept: deque[Any] = deque(maxlen=args.keep)
@@ -106,7 +117,7 @@ def main() -> None:
     if importlib.util.find_spec("tracklayer.score_file") is not None:
         from tracklayer.score_file import score_document
     for i in range(args.games):
-        game, m = play(i, args.ttr_bots.split(","), args.trans_bots.split(","))
+        game, m = play(i, args.ttr_bots.split(","), args.trans_bots.split(","), mix)
         moves += m
         kept.append(game)
         if score_document is not None:
@@ -114,15 +125,25 @@ def main() -> None:
     wall = time.perf_counter() - start
     gc.callbacks.remove(clock)
 
-    full = clock.pauses[2]
+    full, full_cpu = clock.pauses[2], clock.cpu[2]
     every = [p for ps in clock.pauses.values() for p in ps]
+    every_cpu = [p for ps in clock.cpu.values() for p in ps]
     print(f"{args.games} games, {moves:,} moves in {wall:.1f} s; fix={'on' if args.fix else 'off'}; "
           f"thresholds {gc.get_threshold()}")
     print("collections per generation: " + ", ".join(f"gen{g} {len(ps):,}" for g, ps in clock.pauses.items()))
-    print(f"full (gen-2) collections: {len(full)}, max {max(full, default=0) * 1000:.1f} ms, "
-          f"p99 {p99(full) * 1000:.1f} ms, total {sum(full) * 1000:.0f} ms")
-    print(f"all collections: max {max(every, default=0) * 1000:.1f} ms, p99 {p99(every) * 1000:.2f} ms, "
-          f"total {sum(every) * 1000:.0f} ms")
+    print(f"full (gen-2) collections: {len(full)}, max {max(full, default=0) * 1000:.1f} ms "
+          f"(CPU {max(full_cpu, default=0) * 1000:.1f}), p99 {p99(full) * 1000:.1f} ms, "
+          f"total {sum(full) * 1000:.0f} ms")
+    print(f"all collections: max {max(every, default=0) * 1000:.1f} ms (CPU {max(every_cpu, default=0) * 1000:.1f}), "
+          f"p99 {p99(every) * 1000:.2f} ms, total {sum(every) * 1000:.0f} ms")
+    # what the next full collection will cost with this heap (it comes, however rarely): best of 3
+    forced = []
+    for _ in range(3):
+        t0, c0 = time.perf_counter(), time.thread_time()
+        gc.collect()
+        forced.append((time.perf_counter() - t0, time.thread_time() - c0))
+    wall_ms, cpu_ms = (min(x) * 1000 for x in zip(*forced, strict=True))
+    print(f"a full collection of the heap as it is now: {wall_ms:.1f} ms (CPU {cpu_ms:.1f} ms), best of 3")
     tracked = len(gc.get_objects())
     print(f"heap: {tracked:,} tracked objects outside the permanent generation, {gc.get_freeze_count():,} frozen, "
           f"max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")

@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
+from tracklayer import score_file
 from tracklayer.cli import app, print_result
 from tracklayer.core.schema import MAX_DEPTH
 from tracklayer.score_file import ScoreFileError, score_document
@@ -232,18 +233,22 @@ def test_markup_names_print_literally():
     assert res.exit_code == 0 and "[link=x]A[/link]" in res.output
 
 
-def test_files_that_cannot_be_read(tmp_path):
+def test_files_that_cannot_be_read(tmp_path, monkeypatch):
     runner = CliRunner()
     res = runner.invoke(app, ["score", str(tmp_path / "missing.json")])
     assert res.exit_code == 2 and res.output == f"error: {tmp_path / 'missing.json'}: no such file\n"
     res = runner.invoke(app, ["score", str(tmp_path)])
     assert res.exit_code == 2 and res.output == f"error: {tmp_path}: is a directory, not a file\n"
-    if os.geteuid() != 0:  # root reads anything
-        locked = tmp_path / "locked.json"
-        locked.write_text("{}")
-        locked.chmod(0)
-        res = runner.invoke(app, ["score", str(locked)])
-        assert res.exit_code == 2 and res.output == f"error: {locked}: permission denied\n"
+    locked = tmp_path / "locked.json"
+    locked.write_text("{}")
+    locked.chmod(0)
+    if os.geteuid() == 0:  # root reads anything: make open() refuse as it would for anybody else
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise PermissionError(13, "Permission denied")
+
+        monkeypatch.setattr(score_file, "open", refuse, raising=False)
+    res = runner.invoke(app, ["score", str(locked)])
+    assert res.exit_code == 2 and res.output == f"error: {locked}: permission denied\n"
 
 
 # --------------------------------------------------------------------------------------- hypothesis

@@ -57,7 +57,7 @@ def score_table(data: Any) -> dict[str, Any]:
     tiebreak = data.get("tiebreak", "classic")
     variant = data.get("variant")
     if variant is not None and variant not in board.variants:
-        raise ScoreInputError("variant", f"must be one of {', '.join(board.variants)}, got {variant!r}")
+        raise ScoreInputError("variant", f"'variant' must be one of {', '.join(board.variants)}, got {variant!r}")
     players = data["players"]
     if len(players) > board.max_players:
         raise ScoreInputError("players", f"{board.name} has at most {board.max_players} players, "
