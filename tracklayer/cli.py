@@ -183,26 +183,32 @@ def serve(
     idle_timeout: Annotated[float, typer.Option(
         help="seconds after which a game nobody is using is unloaded from memory (it is rebuilt from the "
              "database when next opened)")] = 900.0,
+    workers: Annotated[int, typer.Option(
+        help="server processes sharing the port, e.g. one per core (PostgreSQL only)")] = 1,
+    log_level: Annotated[str, typer.Option(
+        help="level of tracklayer's own log (debug: every stored move too)")] = "info",
 ) -> None:
     """Play in the browser: lobby, live multiplayer and bots (see docs/server.md)."""
-    import logging
-
-    import uvicorn
-
-    from tracklayer.server import Settings, create_app
+    from tracklayer.server import Settings
+    from tracklayer.server.db import default_database_url
+    from tracklayer.server.workers import configure_logging, hold_sqlite, run, sqlite_refusal
 
     settings = Settings.from_env()
     settings.database_url = database_url or settings.database_url
     settings.bot_delay = bot_delay
     settings.rate = rate_limit
     settings.idle_seconds = idle_timeout
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)
+    if workers < 1:
+        raise fail("--workers must be 1 or more")
+    if log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise fail(f"--log-level: debug, info, warning or error, not {log_level!r}")
+    settings.database_url = settings.database_url or default_database_url()
+    refusal = sqlite_refusal(settings.database_url, workers) or hold_sqlite(settings.database_url)
+    if refusal:  # several processes on one SQLite file would each show their own copy of a game
+        raise fail(refusal)
+    configure_logging(log_level)
     typer.echo(f"tracklayer: open http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/", err=True)
-    # no permessage-deflate: states carry only what changed (~1-3 KB), and compressing every frame
-    # cost ~10% of the server's CPU plus a zlib context per connection
-    uvicorn.run(create_app(settings), host=host, port=port, ws="websockets-sansio", ws_max_size=65536,
-                ws_per_message_deflate=False, log_level="info")
+    run(settings, host, port, workers, log_level)
 
 
 # ---------------------------------------------------------------------------- simulation lab (tracklayer.lab)

@@ -34,12 +34,13 @@ def free_port() -> int:
 
 class Server:
     def __init__(self, db_url: str, log_path: Path, *, bot_delay: float = 0.0, rate: float = 10.0,
-                 idle_timeout: float | None = None) -> None:
+                 idle_timeout: float | None = None, extra: tuple[str, ...] = ()) -> None:
         self.db_url = db_url
         self.log_path = log_path
         self.bot_delay = bot_delay
         self.rate = rate
         self.idle_timeout = idle_timeout
+        self.extra = extra  # more ``serve`` options
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -57,7 +58,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tracklayer.cli", "serve", "--port", str(self.port), "--database-url",
              self.db_url, "--bot-delay", str(self.bot_delay), "--rate-limit", str(self.rate),
-             *(["--idle-timeout", str(self.idle_timeout)] if self.idle_timeout is not None else [])],
+             *(["--idle-timeout", str(self.idle_timeout)] if self.idle_timeout is not None else []), *self.extra],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + 30

@@ -29,6 +29,7 @@ import tracklayer
 from tracklayer.bots import resolve_bot
 from tracklayer.core.gcpause import freeze_heap
 from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry, score_data
+from tracklayer.server.cluster import attach as attach_cluster
 from tracklayer.server.db import GameRecord, Store, default_database_url
 from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
 
@@ -90,10 +91,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state["store"] = store
         state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms)
         state["rooms"].start()
+        cluster = attach_cluster(state["rooms"])  # PostgreSQL: moves and bot ownership shared by all processes
         log.info("tracklayer server ready (database: %s)", url.split("://", 1)[0])
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.close()
             await state["rooms"].close()
             store.close()
 

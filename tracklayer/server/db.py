@@ -34,6 +34,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from tracklayer.server.fanout import notify_sql
+
 metadata = MetaData()
 
 games = Table(
@@ -136,6 +138,9 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         migrate(self.engine)
+        # PostgreSQL: every stored move is announced (NOTIFY, delivered only on commit) to the other
+        # server processes on this database (tracklayer.server.fanout); SQLite serves one process
+        self.notify = self.engine.dialect.name == "postgresql"
 
     def close(self) -> None:
         self.engine.dispose()
@@ -157,6 +162,8 @@ class Store:
                 if status is not None:
                     values["status"] = status
                 conn.execute(update(games).where(games.c.id == game_id).values(**values))
+                if self.notify:
+                    conn.exec_driver_sql(*notify_sql([(game_id, idx, text)]))
         except IntegrityError as exc:
             raise MoveConflict(f"move {idx} of game {game_id} is already stored") from exc
 
@@ -191,6 +198,8 @@ class Store:
             with self.engine.begin() as conn:
                 conn.exec_driver_sql(insert_sql, tuple(v for row in rows for v in row))
                 conn.exec_driver_sql(update_sql, (now, *(v for kv in status.items() for v in kv), *ids))
+                if self.notify:
+                    conn.exec_driver_sql(*notify_sql([row[:3] for row in rows]))
             return fresh
         except IntegrityError:
             out = []
@@ -227,6 +236,14 @@ class Store:
         with self.engine.connect() as conn:
             return list(conn.execute(select(moves.c.text).where(moves.c.game_id == game_id)
                                      .order_by(moves.c.idx)).scalars().all())
+
+    def load_moves_since(self, game_id: str, start: int) -> list[tuple[int, str]]:
+        """``(idx, text)`` of the moves from index ``start`` on: what another process stored since."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(moves.c.idx, moves.c.text)
+                                .where(moves.c.game_id == game_id, moves.c.idx >= start)
+                                .order_by(moves.c.idx)).all()
+        return [(r.idx, r.text) for r in rows]
 
     def list_games(self, limit: int = 200, statuses: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
         """Newest first, with the move count; no tokens and no seeds."""

@@ -333,6 +333,7 @@ class Rooms:
         self.committer = Committer(store)
         self._loading: dict[str, asyncio.Lock] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.cluster: Any = None  # several processes on PostgreSQL: tracklayer.server.cluster.Cluster
 
     def start(self) -> None:
         """Unload idle rooms from time to time (call with the event loop running)."""
@@ -358,6 +359,8 @@ class Rooms:
             if now - room.last_used < self.idle_seconds and len(gone) >= over:
                 break  # the rest were used more recently still
             del self.rooms[room.id]
+            if self.cluster is not None:
+                self.cluster.unloaded(room.id)
             gone.append(room.id)
             log.info("game %s unloaded (idle)", room.id)
         return gone
@@ -377,6 +380,8 @@ class Rooms:
                         return None
                     room = await asyncio.to_thread(self._build, rec)
                     self.rooms[game_id] = room
+                    if self.cluster is not None:
+                        self.cluster.loaded(room)
             return room
         finally:  # also for unknown ids (a forged link must not leave a lock behind for ever)
             self._loading.pop(game_id, None)
@@ -403,6 +408,8 @@ class Rooms:
             if s["kind"] == "bot":
                 room.bots[i] = _make_bot(s.get("bot") or "bot")
         self.rooms[rec.id] = room
+        if self.cluster is not None:
+            self.cluster.loaded(room)
         return room
 
     # ------------------------------------------------------------------ moves
@@ -474,6 +481,8 @@ class Rooms:
         g = room.game
         if g.is_over or room.broken or g.current_player not in room.bots:
             return
+        if self.cluster is not None and not self.cluster.owns(room.id):
+            return  # another server process runs this game's bots
         if room.bot_task is None or room.bot_task.done():
             room.bot_task = asyncio.get_running_loop().create_task(self._run_bots(room))
 

@@ -2,14 +2,14 @@
 // loaded, it opens again without a network, e.g. at a table with no reception. Network first, so
 // an online page is always the current one; the cache is the fallback. Scoring itself needs the
 // server: offline, the page keeps the position and scores it when the network is back.
-const CACHE = "tracklayer-score-v1";
+const CACHE = "tracklayer-score-v2";
 const GAMES = ["ttr-europe", "ttr-new-york", "trans-europa", "trans-america"];
 const LANGS = ["en", "de", "it", "fr", "nl"];
 const FILES = [
   "/score", "/static/style.css", "/static/score.css", "/static/score.js", "/static/common.js", "/static/i18n.js",
-  "/static/board.js", "/static/favicon.svg",
+  "/static/board.js", "/static/geo.js", "/static/favicon.svg",
   ...LANGS.map((l) => `/static/i18n/${l}.json`),
-  ...GAMES.flatMap((g) => [`/api/boards/${g}`, `/api/boards/${g}/tickets`]),
+  ...GAMES.flatMap((g) => [`/api/boards/${g}`, `/api/boards/${g}/tickets`, `/static/geo/${g}.json`]),
 ];
 
 self.addEventListener("install", (event) => {
