@@ -454,6 +454,8 @@ function removePlayer(i) {
 // ------------------------------------------------------------------ the entry panel: what the selected player has
 function ticketText(a, b) { return `${bd.cities[a].display} – ${bd.cities[b].display}`; }
 
+// The score-file entry of a ticket picked from the list: [a, b] as a person would write it, with the
+// points added when the deck has several tickets between those cities (the scorer refuses to guess).
 function ticketEntry(tk) {
   const logos = logosOf();
   const same = extra.tickets.filter((x) => ((x.a === tk.a && x.b === tk.b) || (x.a === tk.b && x.b === tk.a)) && (!logos || x.logos.some((l) => logos.has(l))));
