@@ -152,6 +152,9 @@ def test_a_europe_game_entered_by_tapping(web_server: Server, browser: Any, tmp_
         assert "only one lane" in page.inner_text("#toast")
         tap_route(page, "ttr-europe", "Berlin", "Danzig")
         assert "already Bob's" in page.inner_text("#toast")
+        page.locator(f'.route[data-route="{i}"] .route-hit').click()
+        page.keyboard.press("Escape")  # the lane sheet closes with Escape, nothing taken
+        assert page.locator("#sc-sheet").count() == 0
         assert settle(page)["doc"] == doc
         # reload keeps the position and its score
         page.reload()

@@ -327,6 +327,7 @@ function openSheet(title, buttons) {
   sheet.querySelector("button")?.focus();
 }
 function closeSheet() { $("sc-sheet")?.remove(); }
+document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeSheet(); });
 
 // ------------------------------------------------------------------ the controls
 function renderGames() {
