@@ -32,7 +32,7 @@ from tracklayer.bots import resolve_bot
 from tracklayer.core.gcpause import freeze_heap
 from tracklayer.server import guard
 from tracklayer.server.botpool import BotPool
-from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry
+from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry, score_data
 from tracklayer.server.cluster import attach as attach_cluster
 from tracklayer.server.db import GameRecord, Store, default_database_url
 from tracklayer.server.guard import MAX_NAME, BadJSON, BodyLimit, SafeJSONResponse, clean_name, json_body, shown
@@ -159,6 +159,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(static / "game.html", media_type="text/html")
 
+    @app.get("/score", response_class=HTMLResponse)
+    async def score_page() -> FileResponse:
+        """The score calculator for a game played on a real table (docs/score-files.md)."""
+        return FileResponse(static / "score.html", media_type="text/html")
+
+    @app.get("/score-sw.js")
+    async def score_worker() -> FileResponse:
+        """The score page's service worker, served at the root so that it may control ``/score``."""
+        return FileResponse(static / "score-sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
     @app.get("/favicon.ico")
     async def favicon() -> FileResponse:
         return FileResponse(static / "favicon.svg", media_type="image/svg+xml")
@@ -178,6 +188,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(404, f"no board {game!r}")
         data = board_data(game)
         return Response(json.dumps(data, separators=(",", ":")), media_type="application/json",
+                        headers={"Cache-Control": "public, max-age=3600"})
+
+    @app.get("/api/boards/{game}/tickets")
+    async def api_board_tickets(game: str) -> Response:
+        """The tickets and decks of a board, for the score page's ticket list (public map data)."""
+        if game not in tracklayer.games() or game_entry(game) is None:
+            raise HTTPException(404, f"no board {game!r}")
+        return Response(json.dumps(score_data(game), separators=(",", ":")), media_type="application/json",
                         headers={"Cache-Control": "public, max-age=3600"})
 
     @app.get("/api/games")

@@ -146,3 +146,23 @@ def board_data(game: str) -> dict[str, Any]:
                     "point_text": b.point_text(c.point)} for c in b.cities],
         "colors": list(b.colors), "rails": b.rails, "goal": b.goal,
     }
+
+
+@cache
+def score_data(game: str) -> dict[str, Any]:
+    """What the score page (``/score``) needs beyond the drawing: a Ticket to Ride board's tickets with
+    the decks (variants) they belong to, and when a double route is closed. Trans boards have no
+    tickets; their cities are in :func:`board_data`. Served apart from it so the game page, which
+    never shows other players' tickets, does not download them."""
+    if family(game) != "ttr":
+        b = _trans_board(game)
+        return {"game": game, "family": "trans", "max_players": b.max_players, "tickets": [], "variants": []}
+    b = _ttr_board(game)
+    return {
+        "game": game, "family": "ttr", "min_players": b.min_players, "max_players": b.max_players,
+        "closed_with_players": sorted(b.closed_with_players),
+        "tickets": [{"id": tk.id, "a": tk.a, "b": tk.b, "points": tk.points, "long": tk.long, "logos": list(tk.logos)}
+                    for tk in b.tickets],
+        "variants": [{"name": k, "title": v.title, "logos": list(v.logos)} for k, v in b.variants.items()],
+        "default_variant": b.default_variant,
+    }

@@ -211,7 +211,7 @@ async function refresh() {
 }
 
 function renderTop() {
-  $("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), langPicker, h("span", { class: "pill ok", id: "conn" }, t("lobby.online")));
+  $("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), h("a", { class: "pill score-link", href: "/score", id: "score-link", title: t("lobby.score_link"), "aria-label": t("lobby.score_link") }, icon("trophy"), h("span", {}, t("lobby.score_link"))), langPicker, h("span", { class: "pill ok", id: "conn" }, t("lobby.online")));
 }
 
 let langPicker = null;
