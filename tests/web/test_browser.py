@@ -238,8 +238,10 @@ def test_phone_width_and_keyboard(web_server: Server, browser: Any, shots: Path)
         page.keyboard.press("Enter")
         wait_moves_after(page, n)
         wait_my_turn(page)
+        # the routes are one tab stop (roving focus: the arrow keys move between them), each a labelled button
         n_routes = len(page.evaluate("() => window.__tracklayer.board.routes"))
-        assert page.locator("g.route[tabindex='0']").count() == n_routes
+        assert page.locator("g.route[tabindex='0']").count() == 1
+        assert page.locator("g.route[tabindex='-1'][role='button'][aria-label]").count() == n_routes - 1
         page.focus("#all-moves")
         page.select_option("#all-moves", "draw deck")
         page.focus("#all-moves + button")

@@ -1,0 +1,195 @@
+"""The game page's look and feel (#14): claims drawn as cars, last moves, layouts without scrolling,
+phone zoom and bottom bar, end screens, a Trans round's reveal, keyboard and skip links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.server.helpers import Server
+from tests.web.test_browser import keep_tickets, state, wait_moves_after, wait_my_turn
+
+
+def new_page(browser: Any, width: int, height: int, locale: str = "en-US", phone: bool = False) -> Any:
+    extra = {"device_scale_factor": 2, "is_mobile": True, "has_touch": True} if phone else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale, **extra)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def assert_turn_fits(page: Any) -> None:
+    """#hand, the market, the tickets and the choice panel lie inside the viewport; the page does not scroll."""
+    vw, vh = page.evaluate("() => [innerWidth, innerHeight]")
+    scroll = page.evaluate("() => document.documentElement.scrollHeight")
+    assert scroll <= vh, f"the page scrolls: {scroll} > {vh}"
+    for sel in ("#hand", "#market", "#tickets", "#action"):
+        box = page.locator(sel).bounding_box()
+        assert box, sel
+        assert box["x"] >= 0 and box["y"] >= 0, (sel, box)
+        assert box["x"] + box["width"] <= vw + 0.5 and box["y"] + box["height"] <= vh + 0.5, (sel, box, vw, vh)
+
+
+def reach_a_claim(page: Any) -> None:
+    """Draw from the deck until a route can be claimed, then open the claim panel of one (not a tunnel)."""
+    for _ in range(40):
+        s = wait_my_turn(page)
+        legal = s["legal"]
+        if any(m.startswith("keep ") for m in legal):
+            keep_tickets(page)
+            continue
+        if any(m.startswith("claim ") for m in legal):
+            break
+        n = s["moves"]
+        page.click('[data-draw="deck"]' if "draw deck" in legal else "#market button[data-draw]:not([disabled])")
+        wait_moves_after(page, n)
+    routes = page.locator("g.route.claimable")
+    assert routes.count(), "no claimable route after 40 turns"
+    tunnels = {r["i"] for r in page.evaluate("() => window.__tracklayer.board.routes") if r["tunnel"]}
+    indexes = [routes.nth(k).get_attribute("data-route") for k in range(routes.count())]
+    index = next((i for i in indexes if int(i) not in tunnels), indexes[0])
+    page.locator(f'g.route[data-route="{index}"]').dispatch_event("click")
+    page.wait_for_selector("#action input[name=payment]")
+
+
+def test_claims_last_moves_and_layout_without_scrolling(web_server: Server, browser: Any, shots: Path) -> None:
+    seats = [{"name": "Ann"}, {"kind": "bot", "name": "Robo"}, {"kind": "bot", "name": "Otto"}]
+    out = web_server.create("ttr-europe", seats, first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        assert_turn_fits(page)  # the keep-tickets choice is a choice panel too
+        reach_a_claim(page)
+        assert_turn_fits(page)
+        page.screenshot(path=str(shots / "play-claim-1366.png"))
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.wait_for_timeout(150)
+        assert_turn_fits(page)
+        page.screenshot(path=str(shots / "play-claim-1920.png"))
+        # the bots' last turns: a banner in words and a halo on the board, in their colours
+        banner = page.inner_text("#banner")
+        assert "Robo" in banner and "Otto" in banner, banner
+        assert page.locator("svg .layer-last .lastmove").count() >= 0
+        # claim: the route turns into cars in Ann's colour with her symbol, and says so in its tooltip
+        index = page.evaluate("() => window.__tracklayer.selectedRoute")
+        n = state(page)["moves"]
+        page.click("#confirm")
+        wait_moves_after(page, n)
+        s = state(page)
+        if s["view"]["route_owner"][index] == 0:
+            route = page.locator(f'g.route[data-route="{index}"]')
+            assert "owned" in route.get_attribute("class")
+            assert set(route.locator("text").all_text_contents()) == {"●"}
+            assert route.locator(".seg").first.get_attribute("fill") == "#12b4cc"
+            tip = route.locator("title").text_content()
+            assert "Ann (●)" in tip and "space" in tip, tip
+        # every route has a tooltip with its length and colour
+        tip = page.locator("g.route title").first.text_content()
+        assert "space" in tip and "·" in tip, tip
+        # an opponent's claim is haloed once any opponent has claimed something
+        wait_my_turn(page)
+        owned_by_bots = [i for i, o in enumerate(state(page)["view"]["route_owner"]) if o not in (None, 0)]
+        if owned_by_bots:
+            assert page.locator("svg .layer-last .lastmove").count() >= 1
+        # reduce motion: a toggle kept in localStorage
+        calm = page.get_attribute("#motion", "aria-pressed")
+        page.click("#motion")
+        assert page.get_attribute("#motion", "aria-pressed") != calm
+        stored = page.evaluate("() => localStorage.getItem('tracklayer.motion')")
+        assert stored == ("full" if calm == "true" else "reduce")
+        calm_now = page.evaluate("() => document.documentElement.classList.contains('reduce-motion')")
+        assert calm_now == (stored == "reduce")
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_reduced_motion_is_honoured(web_server: Server, browser: Any) -> None:
+    out = web_server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US", reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        assert page.evaluate("() => document.documentElement.classList.contains('reduce-motion')")
+        assert page.get_attribute("#motion", "aria-pressed") == "true"
+    finally:
+        context.close()
+
+
+def test_phone_bottom_bar_and_zoom(web_server: Server, browser: Any, shots: Path) -> None:
+    out = web_server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    page = new_page(browser, 390, 844, phone=True)
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        keep_tickets(page)
+        wait_my_turn(page)
+        dock = page.locator("#dock")
+        assert dock.evaluate("d => getComputedStyle(d).position") == "fixed"
+        box = page.locator("#hand").bounding_box()
+        assert box and box["y"] + box["height"] <= 844 and box["y"] >= 0, box
+        box = page.locator("#market").bounding_box()
+        assert box and box["y"] + box["height"] <= 844 and box["y"] >= 0, box
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 392, width
+        page.screenshot(path=str(shots / "play-phone.png"))
+        svg = page.locator("#board svg")
+        home = svg.get_attribute("viewBox")
+        for _ in range(4):
+            page.click(".zoom-in")
+        zoomed = svg.get_attribute("viewBox")
+        assert zoomed != home
+        assert float(zoomed.split()[2]) < float(home.split()[2]) / 3
+        # zoomed in, a route's invisible hit stroke is at least 44 CSS pixels wide
+        hit = page.evaluate("""() => { const svg = document.querySelector('#board svg');
+            const line = svg.querySelector('.route-hit'); const w = parseFloat(getComputedStyle(line).strokeWidth);
+            const r = svg.getBoundingClientRect(); const vb = svg.viewBox.baseVal;
+            return w * Math.min(r.width / vb.width, r.height / vb.height); }""")
+        assert hit >= 44, hit
+        page.screenshot(path=str(shots / "play-phone-zoomed.png"))
+        page.click(".zoom-reset")
+        assert svg.get_attribute("viewBox") == home
+        # the wheel (or a pinch) zooms too
+        b = svg.bounding_box()
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+        page.mouse.wheel(0, -400)
+        page.wait_for_timeout(100)
+        assert svg.get_attribute("viewBox") != home
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_keyboard_skip_links_and_roving_focus(web_server: Server, browser: Any) -> None:
+    out = web_server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.id") == "skip-choice"
+        assert page.locator("#skip-choice").is_visible()
+        page.keyboard.press("Enter")
+        assert page.evaluate("() => !!document.activeElement.closest('#action')")
+        page.keyboard.press("Shift+Tab")
+        page.focus("#skip-board")
+        page.keyboard.press("Enter")
+        first = page.evaluate("() => document.activeElement.dataset.route")
+        assert first is not None
+        assert page.locator("g.route[tabindex='0']").count() == 1  # one tab stop for the whole board
+        page.keyboard.press("ArrowRight")
+        second = page.evaluate("() => document.activeElement.dataset.route")
+        assert second is not None and second != first
+        assert page.get_attribute(f'g.route[data-route="{second}"]', "tabindex") == "0"
+        # every control is labelled
+        unlabelled = page.evaluate("""() => [...document.querySelectorAll('button, [role=button], input, select, a')]
+            .filter(el => !(el.getAttribute('aria-label') || el.textContent.trim() || el.closest('label') || el.title))
+            .map(el => el.outerHTML.slice(0, 80))""")
+        assert not unlabelled, unlabelled
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
