@@ -193,3 +193,79 @@ def test_keyboard_skip_links_and_roving_focus(web_server: Server, browser: Any) 
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def test_end_screen_opens_at_the_top_reopens_and_draws_tickets(web_server: Server, browser: Any, shots: Path) -> None:
+    out = web_server.create("ttr-new-york", [{"kind": "bot", "name": "Robo"}, {"kind": "bot", "name": "Otto"}],
+                            first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["spectator"]["link"])
+        page.wait_for_selector("#final", timeout=120000)
+        res = state(page)["view"]["result"]
+        # the winner is in view: the dialog starts at its top, the heading has the focus
+        assert page.evaluate("() => document.querySelector('#final').scrollTop") == 0
+        head = page.locator("#final-h").bounding_box()
+        assert head and 0 <= head["y"] < 768
+        assert page.evaluate("() => document.activeElement.id") == "final-h"
+        assert "wins" in page.inner_text("#final-h") or "win!" in page.inner_text("#final-h")
+        page.screenshot(path=str(shots / "play-final-1366.png"))
+        # the players' strip shows the real totals, not the route points
+        for p, seat in zip(res["players"], range(len(res["players"])), strict=True):
+            score = page.inner_text(f'#strip .player[data-seat="{seat}"] .score')
+            assert int(score) == p["total"], (score, p["total"])
+        # "Show the board" closes it, a button opens it again
+        page.click("#final .row .btn:not(.primary)")
+        assert page.locator("#overlay").is_hidden()
+        page.click("#show-result")
+        page.wait_for_selector("#final")
+        assert page.locator("#overlay").is_visible()
+        # a player's tickets on the map, completed solid and failed dashed, from the final screen
+        page.click('#final button[data-tickets-of="0"]')
+        assert page.locator("#overlay").is_hidden()
+        lines = page.locator("svg .layer-tickets .ticket-line")
+        assert lines.count() == len(res["players"][0]["tickets"])
+        done = sum(1 for tk in res["players"][0]["tickets"] if tk["completed"])
+        assert page.locator("svg .layer-tickets .ticket-line.done").count() == done
+        page.screenshot(path=str(shots / "play-final-tickets.png"))
+        page.click('#strip button[data-tickets-of="1"]')
+        assert page.locator("svg .layer-tickets .ticket-line").count() == len(res["players"][1]["tickets"])
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+SUMMARY_COUNTS = """() => { const ui = window.__tracklayer; const r = ui.st.view.rounds[ui.roundShown];
+  if (!r) return null;
+  return {round: r.round, cities: r.players.reduce((a, p) => a + p.cities.length, 0),
+          drawn: document.querySelectorAll('g.revealed-city').length,
+          missing: r.players.reduce((a, p) => a + p.missing_lines.length, 0),
+          dashed: document.querySelectorAll('line.missing').length,
+          rails: r.rails.length, railsDrawn: document.querySelectorAll('g.rail').length,
+          panel: document.querySelector('#round-summary h2')?.textContent || ''}; }"""
+
+
+def test_trans_round_end_reveals_cities_and_missing_rails(web_server: Server, browser: Any, shots: Path) -> None:
+    seats = [{"kind": "bot", "bot": "steiner", "name": "Robo"}, {"kind": "bot", "bot": "random", "name": "Otto"}]
+    out = web_server.create("trans-america", seats, first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["spectator"]["link"])
+        page.wait_for_selector("#round-summary", timeout=120000)
+        got = page.evaluate(SUMMARY_COUNTS)
+        assert got and got["cities"] > 0 and got["drawn"] == got["cities"], got
+        assert got["dashed"] == got["missing"] and got["railsDrawn"] == got["rails"], got
+        assert f"Round {got['round']}" in got["panel"], got
+        if page.locator("#final").is_visible():  # the bots finished the game meanwhile: the results come first
+            page.screenshot(path=str(shots / "play-trans-final.png"))
+            page.click("#final .row .btn:not(.primary)")
+        page.screenshot(path=str(shots / "play-trans-round.png"))
+        page.click("#round-continue")
+        assert page.locator("#round-summary").count() == 0 or page.evaluate(SUMMARY_COUNTS)["round"] > got["round"]
+        # an earlier round can be shown again from the table of finished rounds
+        page.click('button[data-round="0"]')
+        page.wait_for_selector("#round-summary")
+        assert page.evaluate(SUMMARY_COUNTS)["round"] == 1
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
