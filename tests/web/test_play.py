@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.server.helpers import Server
-from tests.web.test_browser import keep_tickets, state, wait_moves_after, wait_my_turn
+from tests.web.test_browser import keep_tickets, play_one_turn, state, wait_moves_after, wait_my_turn
 
 
 def new_page(browser: Any, width: int, height: int, locale: str = "en-US", phone: bool = False) -> Any:
@@ -72,7 +72,6 @@ def test_claims_last_moves_and_layout_without_scrolling(web_server: Server, brow
         # the bots' last turns: a banner in words and a halo on the board, in their colours
         banner = page.inner_text("#banner")
         assert "Robo" in banner and "Otto" in banner, banner
-        assert page.locator("svg .layer-last .lastmove").count() >= 0
         # claim: the route turns into cars in Ann's colour with her symbol, and says so in its tooltip
         index = page.evaluate("() => window.__tracklayer.selectedRoute")
         n = state(page)["moves"]
@@ -89,11 +88,29 @@ def test_claims_last_moves_and_layout_without_scrolling(web_server: Server, brow
         # every route has a tooltip with its length and colour
         tip = page.locator("g.route title").first.text_content()
         assert "space" in tip and "·" in tip, tip
-        # an opponent's claim is haloed once any opponent has claimed something
-        wait_my_turn(page)
-        owned_by_bots = [i for i, o in enumerate(state(page)["view"]["route_owner"]) if o not in (None, 0)]
-        if owned_by_bots:
-            assert page.locator("svg .layer-last .lastmove").count() >= 1
+        # each opponent's last turn is haloed on the board when it placed something (a claim or a station);
+        # a few more turns until one of them has
+        for _ in range(20):
+            s = wait_my_turn(page)
+            if s["over"]:
+                break
+            expected, log = set(), s["view"]["log"]
+            for seat in (1, 2):
+                idx = [k for k, e in enumerate(log) if e["player"] == seat]
+                run: list[int] = []
+                for k in reversed(idx):
+                    if run and k != run[-1] - 1:
+                        break
+                    run.append(k)
+                if any(log[k]["move"].startswith(("claim ", "station ")) for k in run):
+                    expected.add(str(seat))
+            halos = page.locator("svg .layer-last .lastmove").evaluate_all("gs => gs.map(g => g.dataset.seat)")
+            assert set(halos) == expected, (halos, expected)
+            if expected:
+                break
+            play_one_turn(page)
+        else:
+            raise AssertionError("no opponent claimed a route in 20 turns")
         # reduce motion: a toggle kept in localStorage
         calm = page.get_attribute("#motion", "aria-pressed")
         page.click("#motion")
