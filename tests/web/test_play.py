@@ -286,3 +286,27 @@ def test_trans_round_end_reveals_cities_and_missing_rails(web_server: Server, br
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def test_trans_keyboard_roving_focus_over_start_points(web_server: Server, browser: Any) -> None:
+    out = web_server.create("trans-europa", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("g.pt")
+        s = wait_my_turn(page)
+        assert any(m.startswith("start ") for m in s["legal"])
+        assert page.locator("g.pt[tabindex='0']").count() == 1  # one tab stop for all the start points
+        page.focus("#skip-board")
+        page.keyboard.press("Enter")
+        first = page.evaluate("() => document.activeElement.dataset.point")
+        page.keyboard.press("ArrowRight")
+        second = page.evaluate("() => document.activeElement.dataset.point")
+        assert first and second and first != second
+        n = s["moves"]
+        page.keyboard.press("Enter")
+        wait_moves_after(page, n)
+        assert state(page)["view"]["players"][0]["start"] == second
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()

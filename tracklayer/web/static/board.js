@@ -470,5 +470,51 @@ export class TransBoard {
       if (dot) dot.classList.toggle("legal", on);
       if (on) { g.setAttribute("tabindex", 0); g.setAttribute("role", "button"); g.setAttribute("aria-label", t("board.start_at", { point: g.dataset.point })); } else g.removeAttribute("tabindex");
     });
+    this.rove();
+  }
+
+  // Roving focus over the rails and start points that may be played now: one tab stop, the arrow keys move
+  // to the nearest one in that direction (as over the routes of a Ticket to Ride board).
+  rove() {
+    const items = [...this.edgeLayer.querySelectorAll('[role="button"][tabindex]'), ...this.pointLayer.querySelectorAll('[role="button"][tabindex]')];
+    this.focusables = items;
+    if (!items.length) return;
+    const keep = items.includes(this.rover) ? this.rover : items[0];
+    items.forEach((el) => el.setAttribute("tabindex", el === keep ? 0 : -1));
+    this.rover = keep;
+    if (!this.roving) {
+      this.roving = true;
+      const onKey = (e) => {
+        const dir = ARROWS[e.key];
+        const from = e.target.closest?.('[role="button"]');
+        if (!dir || !from || !this.focusables.includes(from)) return;
+        e.preventDefault();
+        const mid = (el) => { const b = el.getBBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+        const [x0, y0] = mid(from);
+        let best = from, bestScore = Infinity;
+        for (const el of this.focusables) {
+          if (el === from) continue;
+          const [x, y] = mid(el), vx = x - x0, vy = y - y0, d = Math.hypot(vx, vy);
+          if (d < 0.5) continue;
+          const along = (vx * dir[0] + vy * dir[1]) / d;
+          if (along < 0.5) continue;
+          const score = d * (2 - along);
+          if (score < bestScore) { bestScore = score; best = el; }
+        }
+        this.focusables.forEach((el) => el.setAttribute("tabindex", el === best ? 0 : -1));
+        this.rover = best;
+        best.focus();
+      };
+      this.edgeLayer.addEventListener("keydown", onKey);
+      this.pointLayer.addEventListener("keydown", onKey);
+      const onFocus = (e) => {
+        const el = e.target.closest?.('[role="button"]');
+        if (!el || !this.focusables.includes(el)) return;
+        this.focusables.forEach((x) => x.setAttribute("tabindex", x === el ? 0 : -1));
+        this.rover = el;
+      };
+      this.edgeLayer.addEventListener("focusin", onFocus);
+      this.pointLayer.addEventListener("focusin", onFocus);
+    }
   }
 }
