@@ -139,6 +139,8 @@ def test_lobby_create_and_play_against_bots(web_server: Server, page: Any, shots
             break
         play_one_turn(page)
     wait_my_turn(page)
+    page.evaluate("() => { document.getElementById('toast').hidden = true; }")  # an earlier refusal's message
+    page.wait_for_timeout(900)  # the last cars and cards settle
     page.screenshot(path=str(shots / "game.png"))
 
 
