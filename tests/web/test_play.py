@@ -65,9 +65,10 @@ def test_claims_last_moves_and_layout_without_scrolling(web_server: Server, brow
         reach_a_claim(page)
         assert_turn_fits(page)
         page.screenshot(path=str(shots / "play-claim-1366.png"))
-        page.set_viewport_size({"width": 1920, "height": 1080})
-        page.wait_for_timeout(150)
-        assert_turn_fits(page)
+        for w, h in ((1440, 900), (1920, 1080)):  # the testers' laptop, and a big screen
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(150)
+            assert_turn_fits(page)
         page.screenshot(path=str(shots / "play-claim-1920.png"))
         # the bots' last turns: a banner in words and a halo on the board, in their colours
         banner = page.inner_text("#banner")
@@ -307,6 +308,23 @@ def test_trans_keyboard_roving_focus_over_start_points(web_server: Server, brows
         page.keyboard.press("Enter")
         wait_moves_after(page, n)
         assert state(page)["view"]["players"][0]["start"] == second
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_a_long_choice_still_fits_at_1366(web_server: Server, browser: Any) -> None:
+    """Mega Europe's second deal offers five tickets: the panel scrolls inside, the page does not."""
+    out = web_server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot"}], variant="mega", first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        n = state(page)["moves"]
+        page.click("#confirm")
+        wait_moves_after(page, n)
+        page.wait_for_function("() => (window.__tracklayer.st.view.offer || []).length === 5")
+        assert_turn_fits(page)
         assert not page.errors, page.errors
     finally:
         page.context.close()
