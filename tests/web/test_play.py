@@ -171,6 +171,19 @@ def test_phone_bottom_bar_and_zoom(web_server: Server, browser: Any, shots: Path
         page.screenshot(path=str(shots / "play-phone-zoomed.png"))
         page.click(".zoom-reset")
         assert svg.get_attribute("viewBox") == home
+        # zoomed in on a double route, a tap on either lane's car is that lane's: the wide hit strokes lie
+        # under every route's cars
+        lanes = page.evaluate("""() => { const ui = window.__tracklayer;
+            const r = ui.board.routes.find(x => x.twins.length);
+            const car = (i) => ui.drawing.routes[i].segs[0].rect.getBoundingClientRect();
+            let b = car(r.i);
+            ui.zoom.zoomAt(6, b.x + b.width / 2, b.y + b.height / 2);
+            const at = (i) => { const c = car(i), el = document.elementFromPoint(c.x + c.width / 2, c.y + c.height / 2);
+                return el?.closest('g.route')?.dataset.route; };
+            return [[String(r.i), at(r.i)], [String(r.twins[0]), at(r.twins[0])]]; }""")
+        for want, got in lanes:
+            assert want == got, lanes
+        page.click(".zoom-reset")
         # the wheel (or a pinch) zooms too
         b = svg.bounding_box()
         page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)

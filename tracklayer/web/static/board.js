@@ -105,10 +105,17 @@ export class TTRBoard {
       return { seg, rect, text, base: label };
     });
     segs.forEach((x) => group.append(x.seg));
-    // an invisible hit stroke along the route (wider on a zoomed board, style.css --hit: a touch target)
-    const hit = s("line", { class: "route-hit", x1: g.ax, y1: g.ay, x2: g.bx, y2: g.by, stroke: "transparent", "stroke-width": 13 });
-    group.prepend(hit);
+    // Two invisible strokes along the route: a core as wide as the cars, in the route's group (the gaps
+    // between cars are the route's too, never a twin lane's), and a hit stroke in a layer under every
+    // route (wider on a zoomed board, style.css --hit: a touch target of 44 px) that only catches what
+    // no car or core covers, so a wide stroke never takes a click meant for a neighbour.
+    const core = s("line", { class: "route-core", x1: g.ax, y1: g.ay, x2: g.bx, y2: g.by, stroke: "transparent", "stroke-width": 9 });
+    group.prepend(core);
+    if (!this.hitLayer) { this.hitLayer = s("g", { class: "hits" }); this.routeLayer.before(this.hitLayer); }
     const fire = () => this.on.route?.(r.i);
+    const hit = s("line", { class: "route-hit", "data-route": r.i, x1: g.ax, y1: g.ay, x2: g.bx, y2: g.by, stroke: "transparent", "stroke-width": 13 });
+    hit.addEventListener("click", fire);
+    this.hitLayer.append(hit);
     group.addEventListener("click", fire);
     group.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fire(); return; }
