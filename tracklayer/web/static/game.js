@@ -336,7 +336,7 @@ function lastTurns() {
       let m;
       if (isTTR() && (m = e.move.match(/^claim (.+?): /))) {
         const label = m[1];
-        const r = ui.board.routes.find((x) => x.label === label && v.route_owner[x.i] === seat) || ui.board.routes.find((x) => x.label === label);
+        const r = ui.board.routes.find((x) => x.label === label && v.route_owner[x.i] === seat); // none: a tunnel given up
         if (r) routes.push(r.i);
       } else if ((m = e.move.match(/^station (.+?): /))) cities.push(m[1]);
       else if ((m = e.move.match(/^rail (\S+)$/))) lines.push(m[1]);
