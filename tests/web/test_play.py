@@ -91,6 +91,7 @@ def test_claims_last_moves_and_layout_without_scrolling(web_server: Server, brow
         assert "space" in tip and "·" in tip, tip
         # each opponent's last turn is haloed on the board when it placed something (a claim or a station);
         # a few more turns until one of them has
+        routes = page.evaluate("() => window.__tracklayer.board.routes")
         for _ in range(20):
             s = wait_my_turn(page)
             if s["over"]:
@@ -103,7 +104,9 @@ def test_claims_last_moves_and_layout_without_scrolling(web_server: Server, brow
                     if run and k != run[-1] - 1:
                         break
                     run.append(k)
-                if any(log[k]["move"].startswith(("claim ", "station ")) for k in run):
+                owned = {routes[i]["label"] for i, o in enumerate(s["view"]["route_owner"]) if o == seat}
+                if any(log[k]["move"].startswith("station ") or (log[k]["move"].startswith("claim ")
+                       and log[k]["move"][6:].split(": ")[0] in owned) for k in run):  # not a tunnel given up
                     expected.add(str(seat))
             halos = page.locator("svg .layer-last .lastmove").evaluate_all("gs => gs.map(g => g.dataset.seat)")
             assert set(halos) == expected, (halos, expected)
