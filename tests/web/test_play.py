@@ -324,6 +324,31 @@ def test_trans_keyboard_roving_focus_over_start_points(web_server: Server, brows
         page.keyboard.press("Enter")
         wait_moves_after(page, n)
         assert state(page)["view"]["players"][0]["start"] == second
+        # the rails of the other player's last turn are haloed in their colour
+        for _ in range(12):
+            s = wait_my_turn(page)
+            if s["over"]:
+                break
+            log = s["view"]["log"]
+            run = []
+            for e in reversed(log):
+                if e["player"] != 1:
+                    if run:
+                        break
+                    continue
+                run.append(e["move"])
+            rails = [m for m in run if m.startswith("rail ")]
+            if rails and s["view"]["phase"] == "rails":
+                halo = page.locator('svg .layer-last .lastmove[data-seat="1"] line')
+                assert halo.count() == len(rails), (halo.count(), run)
+                break
+            move = next((m for m in s["legal"] if m.startswith("rail ")), s["legal"][0])
+            n = s["moves"]
+            page.select_option("#all-moves", move)
+            page.click("#all-moves + button")
+            wait_moves_after(page, n)
+        else:
+            raise AssertionError("the other player laid no rail")
         assert not page.errors, page.errors
     finally:
         page.context.close()

@@ -390,14 +390,22 @@ export class TransBoard {
     const seen = this.seenRails || null;
     this.railLayer.replaceChildren();
     this.hintLayer.replaceChildren();
+    // each other player's last turn, haloed; a halo already drawn is kept (its fading goes on undisturbed)
+    if (!this.lastLayer) { this.lastLayer = s("g", { class: "layer-last", "pointer-events": "none" }); this.railLayer.before(this.lastLayer); }
+    const old = new Map([...this.lastLayer.children].map((el) => [el.dataset.key, el]));
+    this.lastLayer.replaceChildren();
     for (const it of summary ? [] : opts.last || []) {
+      if (!it.lines.length) continue;
+      const again = old.get(it.key);
+      if (again) { this.lastLayer.append(again); continue; }
+      const g = s("g", { class: "lastmove", "data-seat": it.seat, "data-key": it.key });
       for (const line of it.lines) {
         const e = this.edgeByText.get(line);
         if (!e) continue;
         const [ax, ay] = this.P[e.a], [bx, by] = this.P[e.b];
-        this.hintLayer.append(s("line", { class: "lastmove", "data-seat": it.seat, "data-key": it.key, x1: ax, y1: ay, x2: bx, y2: by,
-          stroke: PLAYER_COLORS[it.seat % 6], "stroke-width": 16, "stroke-opacity": .5, "stroke-linecap": "round" }));
+        g.append(s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: PLAYER_COLORS[it.seat % 6], "stroke-width": 16, "stroke-opacity": .5, "stroke-linecap": "round" }));
       }
+      this.lastLayer.append(g);
     }
     // each rail in its player's colour and with its player's symbol (as TTR wagons are): colour is
     // never the only way to tell whose rail it is
