@@ -30,7 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 
 import tracklayer
-from tracklayer.rl import make_env, make_gym, make_raw_env
+from tracklayer.rl import BatchEnv, make_env, make_gym, make_raw_env
 
 ROWS = [
     ("ttr_europe_v2", {"players": 2}),
@@ -78,6 +78,23 @@ def gym_rate(env, seconds: float) -> tuple[float, float, int]:
             done = term or trunc
             steps += 1
     return steps / (time.process_time() - cpu0), steps / (time.perf_counter() - wall0), episodes
+
+
+def batch_rate(env: BatchEnv, seconds: float) -> tuple[float, float, int]:
+    """Learner steps (games × calls) per CPU second of ``BatchEnv.step`` with random legal actions chosen
+    for all rows at once: the argmax over the legal actions of random keys (a random window of a key
+    table drawn once, so the agent costs under a microsecond a row and the figure is the environment's)."""
+    rng = np.random.default_rng(0)
+    steps = 0
+    _obs, masks = env.reset(seed=0)
+    n_actions = masks.shape[1]
+    table = rng.random((env.n, 2 * n_actions), dtype=np.float32)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    while time.process_time() - cpu0 < seconds:
+        shift = int(rng.integers(n_actions))
+        _obs, masks, _r, _term, _trunc, _info = env.step((table[:, shift:shift + n_actions] * masks).argmax(axis=1))
+        steps += env.n
+    return steps / (time.process_time() - cpu0), steps / (time.perf_counter() - wall0), int(env.episodes.sum())
 
 
 def breakdown(name: str, options: dict, games: int = 20) -> None:
@@ -145,7 +162,10 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{'environment':<18}{'options':<36}{'steps/s (CPU)':>14}{'steps/s (wall)':>16}{'episodes':>10}")
     rows = [(n, o, "aec raw") for n, o in ROWS] + [("ttr_europe_v2", {"players": 2}, "aec wrapped"),
-                                                   ("ttr_europe_v2", {"players": 2}, "gym vs random")]
+                                                   ("ttr_europe_v2", {"players": 2}, "gym vs random"),
+                                                   ("ttr_europe_v2", {"players": 2}, "batch64 vs random"),
+                                                   ("ttr_new_york_v1", {"players": 2}, "gym vs random"),
+                                                   ("ttr_new_york_v1", {"players": 2}, "batch64 vs random")]
     for name, options, kind in rows:
         label = f"{kind} {options}".replace("'", "")
         if args.only and args.only not in f"{name} {label}":
@@ -154,6 +174,9 @@ def main() -> None:
             cpu, wall, eps = aec_rate(make_raw_env(name, **options), args.seconds)
         elif kind == "aec wrapped":
             cpu, wall, eps = aec_rate(make_env(name, **options), args.seconds)
+        elif kind.startswith("batch"):
+            cpu, wall, eps = batch_rate(BatchEnv(name, n=64, opponents="random", bot_log_tail=0, **options),
+                                        args.seconds)
         else:
             env = make_gym(name, opponents="random", bot_log_tail=0, **options)
             cpu, wall, eps = gym_rate(env, args.seconds)

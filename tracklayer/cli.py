@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Faithful engines, bots and play for rail-building board games.")
@@ -41,38 +42,38 @@ def score(
     file: Annotated[Path, typer.Argument(help="JSON position of a game played on a table ('-' for stdin)")],
     as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of tables")] = False,
 ) -> None:
-    """Score a finished game played on a real table (see docs/score-files.md)."""
-    from tracklayer.core.errors import TracklayerError
+    """Score a finished game played on a real table (see docs/score-files.md).
 
+    Any file, however broken or hostile, ends in a result or in one line ``error: FILE: where: what``
+    with exit code 2: ``score_document`` (shared with ``POST /api/score``) decodes and checks it.
+    """
+    from tracklayer.score_file import ScoreFileError, read_score_file, score_document
+
+    shown = _printable(str(file))
     try:
-        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise fail(f"cannot read {file}: {exc.strerror or exc}") from None
+        result = score_document(read_score_file(str(file)))
+    except ScoreFileError as exc:
+        raise fail(f"{shown}: {exc}") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise fail(f"{file}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-    try:
-        result = _score(data)
-    except TracklayerError as exc:
-        raise fail(f"{file}: {exc}") from None
-    if as_json:
-        typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
-    else:
-        print_result(result, Console())
+        if as_json:
+            typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
+        else:
+            print_result(result, Console())
+    except UnicodeEncodeError:
+        raise fail(f"{shown}: the result has letters this terminal's encoding cannot show; "
+                   "set PYTHONIOENCODING=utf-8 or use --json") from None
 
 
-def _score(data: Any) -> dict[str, Any]:
-    from tracklayer.ttr.table_score import ScoreInputError, score_table
+def _printable(text: str) -> str:
+    """``text`` with control characters and undecodable bytes escaped, for one line on stderr."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
-    game = data.get("game") if isinstance(data, dict) else None
-    if isinstance(game, str) and game.startswith("trans-"):
-        try:
-            from tracklayer.trans.table_score import score_trans_table
-        except ImportError:
-            raise ScoreInputError(f"scoring {game} positions is not available yet") from None
-        return score_trans_table(data)
-    return score_table(data)
+
+def _lit(value: Any, style: str = "") -> Text:
+    """User data (a player's name, a city) as literal text: never read as rich markup or emoji codes."""
+    return Text(str(value), style=style)
 
 
 def print_result(result: dict[str, Any], console: Console) -> None:
@@ -90,24 +91,26 @@ def print_result(result: dict[str, Any], console: Console) -> None:
     for _, title in shown:
         table.add_column(title, justify="right")
     for p in players:
-        table.add_row(p["name"], *(str(p[k]) for k, _ in shown))
+        table.add_row(_lit(p["name"]), *(str(p[k]) for k, _ in shown))
     console.print(table)
     for p in players:
-        console.print(f"[bold]{p['name']}[/bold]")
+        console.print(_lit(p["name"], "bold"))
         for t in p.get("tickets", []):
-            mark = "[green]✔[/green]" if t["completed"] else "[red]✘[/red]"
+            mark = ("✔", "green") if t["completed"] else ("✘", "red")
             sign = "+" if t["completed"] else "-"
-            console.print(f"  {mark} {t['from']} – {t['to']} {sign}{t['points']}")
+            console.print(Text.assemble("  ", mark, f" {t['from']} – {t['to']} {sign}{t['points']}"))
         for st in p.get("stations", []):
-            console.print(f"  station {st['city']}: borrows {st['borrows'] or 'nothing'}")
+            console.print(Text(f"  station {st['city']}: borrows {st['borrows'] or 'nothing'}"))
         if p.get("longest_path_routes"):
-            console.print(f"  longest path {p['longest_path']}: {', '.join(p['longest_path_routes'])}")
+            console.print(Text(f"  longest path {p['longest_path']}: {', '.join(p['longest_path_routes'])}"))
         if p.get("attractions"):
-            console.print(f"  attractions: {', '.join(p['attractions'])}")
-    winners = ", ".join(result["winners"])
-    console.print(f"[bold]Winner{'s' if len(result['winners']) > 1 else ''}: {winners}[/bold] "
-                  f"(decided by {result['tiebreak']})")
+            console.print(Text(f"  attractions: {', '.join(p['attractions'])}"))
+    _print_winners(result, "Winner", f" (decided by {result['tiebreak']})", console)
 
+
+def _print_winners(result: dict[str, Any], label: str, tail: str, console: Console) -> None:
+    winners = ", ".join(result["winners"])
+    console.print(Text.assemble((f"{label}{'s' if len(result['winners']) > 1 else ''}: {winners}", "bold"), tail))
 
 
 def _print_trans_result(result: dict[str, Any], console: Console) -> None:
@@ -118,7 +121,7 @@ def _print_trans_result(result: dict[str, Any], console: Console) -> None:
         table = Table(title="Final scores" if final else "Scores so far", show_lines=False)
         table.add_column("Round")
         for p in players:
-            table.add_column(p["name"], justify="right")
+            table.add_column(_lit(p["name"]), justify="right")
         table.add_column("Ended by")
         for r in result["rounds"]:
             cells = []
@@ -137,19 +140,16 @@ def _print_trans_result(result: dict[str, Any], console: Console) -> None:
         for title in ("Player", "Connected", "Missing rails", "Prestige", "Total", "Rank"):
             table.add_column(title, justify="left" if title == "Player" else "right")
         for p in players:
-            table.add_row(p["name"], "✔" if p["connected"] else "✘", str(p["missing_rails"]),
+            table.add_row(_lit(p["name"]), "✔" if p["connected"] else "✘", str(p["missing_rails"]),
                           f"+{p['prestige']}", str(p["total"]), str(p["rank"]))
         console.print(table)
         for p in players:
             if p.get("missing_lines"):
-                console.print(f"[bold]{p['name']}[/bold] misses: {' '.join(p['missing_lines'])}")
+                console.print(Text.assemble((p["name"], "bold"), f" misses: {' '.join(p['missing_lines'])}"))
         if result.get("game_over"):
             console.print("Someone reached 13 prestige: the game is over.")
-    winners = ", ".join(result["winners"])
     over = result.get("final", True) if "rounds" in result else result.get("game_over")
-    label = "Winner" if over else "Leader"
-    console.print(f"[bold]{label}{'s' if len(result['winners']) > 1 else ''}: {winners}[/bold] "
-                  "(most prestige; ties share)")
+    _print_winners(result, "Winner" if over else "Leader", " (most prestige; ties share)", console)
 
 @app.command()
 def play(
@@ -183,26 +183,44 @@ def serve(
     idle_timeout: Annotated[float, typer.Option(
         help="seconds after which a game nobody is using is unloaded from memory (it is rebuilt from the "
              "database when next opened)")] = 900.0,
+    workers: Annotated[int, typer.Option(
+        help="server processes sharing the port, e.g. one per core (PostgreSQL only)")] = 1,
+    log_level: Annotated[str, typer.Option(
+        help="level of tracklayer's own log (debug: every stored move too)")] = "info",
+    bot_workers: Annotated[int | None, typer.Option(
+        help="processes bots think in (default: one per core but one, at least one)")] = None,
+    bot_seconds: Annotated[float, typer.Option(
+        help="time cap of one bot move; past it the bot plays a cheap fallback move")] = 5.0,
+    games_per_minute: Annotated[float, typer.Option(
+        help="games one client address may create a minute (0: no limit)")] = 20.0,
+    bot_games: Annotated[int, typer.Option(
+        help="games without a human seat one client address may have running at once (0: no limit)")] = 3,
 ) -> None:
     """Play in the browser: lobby, live multiplayer and bots (see docs/server.md)."""
-    import logging
-
-    import uvicorn
-
-    from tracklayer.server import Settings, create_app
+    from tracklayer.server import Settings
+    from tracklayer.server.db import default_database_url
+    from tracklayer.server.workers import configure_logging, hold_sqlite, run, sqlite_refusal
 
     settings = Settings.from_env()
     settings.database_url = database_url or settings.database_url
     settings.bot_delay = bot_delay
     settings.rate = rate_limit
     settings.idle_seconds = idle_timeout
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)
+    if workers < 1:
+        raise fail("--workers must be 1 or more")
+    if log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise fail(f"--log-level: debug, info, warning or error, not {log_level!r}")
+    settings.database_url = settings.database_url or default_database_url()
+    refusal = sqlite_refusal(settings.database_url, workers) or hold_sqlite(settings.database_url)
+    if refusal:  # several processes on one SQLite file would each show their own copy of a game
+        raise fail(refusal)
+    settings.bot_workers = bot_workers
+    settings.bot_seconds = bot_seconds
+    settings.games_per_minute = games_per_minute
+    settings.bot_games = bot_games
+    configure_logging(log_level)
     typer.echo(f"tracklayer: open http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/", err=True)
-    # no permessage-deflate: states carry only what changed (~1-3 KB), and compressing every frame
-    # cost ~10% of the server's CPU plus a zlib context per connection
-    uvicorn.run(create_app(settings), host=host, port=port, ws="websockets-sansio", ws_max_size=65536,
-                ws_per_message_deflate=False, log_level="info")
+    run(settings, host, port, workers, log_level)
 
 
 # ---------------------------------------------------------------------------- simulation lab (tracklayer.lab)

@@ -233,7 +233,29 @@ def test_gym_against_random_bots() -> None:
     while not done:
         _obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
         done = term or trunc
-    assert trunc and reward == 0.0 and info == {"truncated_after": 150}
+    assert trunc and info["truncated_after"] == 150
+    # the standings pay: reward = own prestige minus the best opponent's (all zero if nobody connected)
+    scores = info["scores"]
+    assert reward == scores[env.seat] - max(s for q, s in enumerate(scores) if q != env.seat)
+    assert {"missing_rails", "prestige_per_round", "connected", "total"} <= set(info["result"])
+
+
+def test_a_learner_that_builds_towards_its_cities_is_paid_against_random() -> None:
+    """Random Trans play never ends (rounds that empty the rail supply score nobody), so a 2-player game
+    against ``random`` is cut at ``max_steps``; the standings still tell a builder from a random player."""
+    from tracklayer.bots import make_bot
+    from tracklayer.bots.base import bot_view
+
+    env = make_gym("trans_europa_v1", opponents="random", max_steps=400)
+    builder = make_bot("steiner", 1)
+    env.reset(seed=3)
+    done = False
+    while not done:
+        game = env.game
+        action = builder.choose(bot_view(builder, game, env.seat), game.legal_actions())
+        _obs, reward, term, trunc, info = env.step(env.codec.encode(game, action))
+        done = term or trunc
+    assert reward > 0 and info["winner"]
 
 
 def test_the_supply_feature_counts_rail_pieces_a_double_line_being_one():

@@ -19,6 +19,8 @@ from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ENV = "TRACKLAYER_TEST_DATABASE_URL"
+# the tests create games faster than a person would: no per-address creation limits unless a test sets them
+NO_LIMITS = ("--games-per-minute", "0", "--bot-games", "0", "--bot-workers", "1")
 
 
 def database_url(tmp: Path) -> str:
@@ -34,12 +36,13 @@ def free_port() -> int:
 
 class Server:
     def __init__(self, db_url: str, log_path: Path, *, bot_delay: float = 0.0, rate: float = 10.0,
-                 idle_timeout: float | None = None) -> None:
+                 idle_timeout: float | None = None, extra: tuple[str, ...] = NO_LIMITS) -> None:
         self.db_url = db_url
         self.log_path = log_path
         self.bot_delay = bot_delay
         self.rate = rate
         self.idle_timeout = idle_timeout
+        self.extra = extra  # more ``serve`` options
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -57,7 +60,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tracklayer.cli", "serve", "--port", str(self.port), "--database-url",
              self.db_url, "--bot-delay", str(self.bot_delay), "--rate-limit", str(self.rate),
-             *(["--idle-timeout", str(self.idle_timeout)] if self.idle_timeout is not None else [])],
+             *(["--idle-timeout", str(self.idle_timeout)] if self.idle_timeout is not None else []), *self.extra],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + 30

@@ -54,12 +54,12 @@ def test_special_cards_change_the_table_and_the_cost_of_doubles():
 
 @pytest.mark.parametrize(("change", "message"), [
     ({"game": "trans-mars"}, "'game' must be one of trans-europa, trans-america"),
-    ({"rails": [[[9, 6], [30, 30]]]}, r"rails\[0\].*30,30 is not a point of the Trans Europa board"),
-    ({"rails": [[[9, 6], [13, 6]]]}, r"rails\[0\].*no line joins 9,6 and 13,6"),
-    ({"rails": [[[9, 6], [10, 5]], [[10, 5], [9, 6]]]}, r"rails\[1\].*listed twice"),
-    ({"rails": [[9, 6]]}, r"rails\[0\] \[9, 6\]: a point is \[x, row\]"),
-    ({"rails": [[[9, 6]]]}, r"rails\[0\].*a line is \[\[x, row\], \[x, row\]\]"),
-    ({"rails": [[["a", 6], [10, 5]]]}, r"a point is \[x, row\] with two integers"),
+    ({"rails": [[[9, 6], [30, 30]]]}, r"rails\[0\]\[1\]: 30,30 is not a point of the Trans Europa board"),
+    ({"rails": [[[9, 6], [13, 6]]]}, r"rails\[0\]: no line joins 9,6 and 13,6"),
+    ({"rails": [[[9, 6], [10, 5]], [[10, 5], [9, 6]]]}, r"rails\[1\]: .*listed twice"),
+    ({"rails": [[9, 6]]}, r"rails\[0\]\[0\]: this must be a point \[x, row\]"),
+    ({"rails": [[[9, 6]]]}, r"rails\[0\]: this must be a line \[\[x, row\], \[x, row\]\]"),
+    ({"rails": [[["a", 6], [10, 5]]]}, r"rails\[0\]\[0\]\[0\]: a coordinate must be a whole number"),
     ({"special_cards": [4, 4]}, r"only once"),
     ({"players": []}, "non-empty list"),
 ])
@@ -69,15 +69,15 @@ def test_bad_positions_are_refused_with_the_entry_named(change, message):
 
 
 @pytest.mark.parametrize(("player", "message"), [
-    ({"cities": ["Atlantis"]}, r"player Ann, cities\[0\]: unknown city 'Atlantis'"),
-    ({"cities": ["Madrid", "London"]}, r"player Ann, cities\[1\]: London and Madrid are both pink"),
-    ({"cities": ["Zurich"]}, r"player Bob, cities\[0\]: Zürich is also held by Ann"),
-    ({"start": [13, 6]}, r"player Bob, start: 13,6 already holds the start marker of Ann"),
-    ({"start": None}, r"player Ann, start: a point is \[x, row\]"),
-    ({"start": [4, 4]}, r"player Ann, start: 4,4 is not a point"),
-    ({"cities": []}, r"player Ann: 'cities' must be a non-empty list"),
-    ({"score": -1}, r"player Ann: 'score'"),
-    ({"name": "Bob"}, r"players\[\d\]: the name 'Bob' is used twice"),
+    ({"cities": ["Atlantis"]}, r"players\[0\]\.cities\[0\]: unknown city 'Atlantis'"),
+    ({"cities": ["Madrid", "London"]}, r"players\[0\]\.cities\[1\]: London and Madrid are both pink"),
+    ({"cities": ["Zurich"]}, r"players\[1\]\.cities\[0\]: Zürich is also held by Ann"),
+    ({"start": [13, 6]}, r"players\[1\]\.start: 13,6 already holds the start marker of Ann"),
+    ({"start": None}, r"players\[0\]\.start: this must be a point \[x, row\]"),
+    ({"start": [4, 4]}, r"players\[0\]\.start: 4,4 is not a point"),
+    ({"cities": []}, r"players\[0\]\.cities: 'cities' must be a non-empty list"),
+    ({"score": -1}, r"players\[0\]\.score: 'score'"),
+    ({"name": "Bob"}, r"players\[\d\]\.name: the name 'Bob' is used twice"),
 ])
 def test_bad_players_are_refused_with_the_player_named(player, message):
     pos = position()
@@ -87,7 +87,7 @@ def test_bad_players_are_refused_with_the_player_named(player, message):
         pos["players"][0].update(player)
     if player.get("start", 0) is None:
         pos["players"][0].pop("start")
-        message = r"player Ann: 'start' .* is missing"
+        message = r"players\[0\]: Ann's 'start' .* is missing"
     with pytest.raises(TracklayerError, match=message):
         score_trans_table(pos)
 

@@ -488,7 +488,7 @@ def test_table_score_new_york():
 
 
 def test_table_score_new_york_rejects_stations():
-    with pytest.raises(ScoreInputError, match=r"player Ann.*no stations"):
+    with pytest.raises(ScoreInputError, match=r"players\[0\]\.stations: .*no stations"):
         score_table({"game": NY, "players": [{"name": "Ann", "stations": ["Brooklyn"]}]})
 
 
@@ -506,7 +506,7 @@ def test_table_score_new_york_double_lanes_two_players():
 def test_table_score_new_york_too_many_taxis():
     routes = [["Chelsea", "Soho"], ["Central Park", "United Nations"], ["United Nations", "Gramercy Park"],
               ["Lower East Side", "Brooklyn"], ["Chinatown", "Brooklyn"]]  # 4 + 3 * 4 = 16 > 15
-    with pytest.raises(ScoreInputError, match=r"player Ann.*16 taxis.*15"):
+    with pytest.raises(ScoreInputError, match=r"players\[0\]\.routes: Ann's routes use 16 taxis.*15"):
         score_table({"game": NY, "players": [{"name": "Ann", "routes": routes}]})
 
 

@@ -58,7 +58,7 @@ def test_two_players_may_not_use_both_lanes_of_a_double(tmp_path):
     res = score(tmp_path, POSITION)
     # 2 players: Ann named the white lane, Bob's colourless entry would take the orange lane
     assert res.exit_code == 2
-    assert "players Bob and Ann: both lanes of Frankfurt-Paris" in res.output and "only one lane" in res.output
+    assert "players: Bob and Ann both claim a lane of Frankfurt-Paris" in res.output and "only one lane" in res.output
     data = json.loads(json.dumps(POSITION))
     data["players"] += [{"name": "Cy"}, {"name": "Di"}]
     assert score(tmp_path, data).exit_code == 0  # with 4 players both lanes may be used
@@ -67,7 +67,7 @@ def test_two_players_may_not_use_both_lanes_of_a_double(tmp_path):
 @pytest.mark.parametrize(
     ("patch", "needle"),
     [
-        (lambda d: d["players"][0]["routes"].append(["Pariss", "Wien"]), "player Ann, routes[4]"),
+        (lambda d: d["players"][0]["routes"].append(["Pariss", "Wien"]), "players[0].routes[4]: unknown city 'Pariss'"),
         (lambda d: d["players"][0]["routes"].append(["Paris", "Wien"]), "no route joins Paris and Wien"),
         (lambda d: d["players"][1]["routes"].append(["München", "Wien"]), "already claimed by Ann"),
         (lambda d: d["players"][0]["routes"].append(["Paris", "Frankfurt", "orange"]), "owns both lanes"),
@@ -93,7 +93,7 @@ def test_too_many_wagons(tmp_path):
                    ["Berlin", "Danzig"], ["Riga", "Wilno"]]  # 8 + 6 + 6 + 7 * 4 = 48
     data = {"game": "ttr-europe", "players": [{"name": "Zed", "routes": long_routes}]}
     res = score(tmp_path, data)
-    assert res.exit_code == 2 and "player Zed: routes use 48 wagons, more than the 45" in res.output
+    assert res.exit_code == 2 and "players[0].routes: Zed's routes use 48 wagons, more than the 45" in res.output
 
 
 def test_valid_position_prints_a_readable_table(tmp_path):

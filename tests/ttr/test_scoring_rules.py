@@ -292,20 +292,20 @@ def test_table_score_known_ticket_points_from_map():
 
 
 @pytest.mark.parametrize(("players", "match"), [
-    ([{"name": "Ann", "routes": [["Pariss", "Frankfurt"]]}], r"player Ann, routes\[0\].*Pariss.*did you mean 'Paris'"),
-    ([{"name": "Ann", "routes": [["Paris", "Wien"]]}], r"player Ann, routes\[0\].*no route joins Paris and Wien"),
-    ([{"name": "Ann", "routes": [["Paris", "Frankfurt", "purple"]]}], r"player Ann.*no purple lane"),
+    ([{"name": "Ann", "routes": [["Pariss", "Frankfurt"]]}], r"players\[0\]\.routes\[0\]: .*Pariss.*mean 'Paris'"),
+    ([{"name": "Ann", "routes": [["Paris", "Wien"]]}], r"players\[0\]\.routes\[0\]: no route joins Paris and Wien"),
+    ([{"name": "Ann", "routes": [["Paris", "Frankfurt", "purple"]]}], r"players\[0\]\.routes\[0\]: no purple lane"),
     ([{"name": "Ann", "routes": [["Paris", "Zurich"]]}, {"name": "Bob", "routes": [["Zurich", "Paris"]]}],
-     r"player Bob, routes\[0\].*already claimed by Ann"),
-    ([{"name": "Ann", "routes": [["Paris", "Zurich"], ["Paris", "Zurich"]]}], r"player Ann, routes\[1\].*already"),
-    ([{"name": "Ann", "stations": ["Paris", "Wien", "Roma", "Berlin"]}], r"player Ann.*4 stations.*only 3"),
+     r"players\[1\]\.routes\[0\]: .*already claimed by Ann"),
+    ([{"name": "Ann", "routes": [["Paris", "Zurich"], ["Paris", "Zurich"]]}], r"players\[0\]\.routes\[1\]: .*already"),
+    ([{"name": "Ann", "stations": ["Paris", "Wien", "Roma", "Berlin"]}], r"players\[0\]\.stations: 4 stations.*only 3"),
     ([{"name": "Ann", "stations": ["Paris"]}, {"name": "Bob", "stations": ["paris"]}],
-     r"player Bob, stations\[0\].*Paris already has a station \(of Ann\)"),
-    ([{"name": "Ann", "stations": ["Wein"]}], r"player Ann, stations\[0\].*Wein.*did you mean 'Wien'"),
-    ([{"name": "Ann", "tickets": [["Lisboa", "Moskva"]]}], r"player Ann, tickets\[0\].*add its points"),
-    ([{"name": "Ann", "tickets": [["Lisbox", "Moskva", 20]]}], r"Ann, tickets\[0\].*Lisbox.*mean .Lisboa."),
-    ([{"name": "Ann", "tickets": [["Paris", "Paris", 3]]}], r"player Ann, tickets\[0\].*two different cities"),
-    ([{"name": "Ann", "tickets": [["Paris", "Wien", 0]]}], r"player Ann, tickets\[0\].*positive"),
+     r"players\[1\]\.stations\[0\]: Paris already has a station \(of Ann\)"),
+    ([{"name": "Ann", "stations": ["Wein"]}], r"players\[0\]\.stations\[0\]: .*Wein.*did you mean 'Wien'"),
+    ([{"name": "Ann", "tickets": [["Lisboa", "Moskva"]]}], r"players\[0\]\.tickets\[0\]: .*add its points"),
+    ([{"name": "Ann", "tickets": [["Lisbox", "Moskva", 20]]}], r"players\[0\]\.tickets\[0\]: .*Lisbox.*mean .Lisboa."),
+    ([{"name": "Ann", "tickets": [["Paris", "Paris", 3]]}], r"players\[0\]\.tickets\[0\]: .*two different cities"),
+    ([{"name": "Ann", "tickets": [["Paris", "Wien", 0]]}], r"players\[0\]\.tickets\[0\]\[2\]: points must be a pos"),
 ])
 def test_table_score_bad_input(players, match):
     with pytest.raises(ScoreInputError, match=match):
@@ -320,14 +320,14 @@ def test_table_score_unknown_ticket_with_points_is_fine():
 def test_table_score_both_lanes_by_one_player():
     players = [{"name": "Ann", "routes": [["Paris", "Frankfurt", "white"], ["Paris", "Frankfurt", "orange"]]},
                {"name": "Bob"}, {"name": "Cy"}, {"name": "Di"}]
-    with pytest.raises(ScoreInputError, match=r"player Ann.*both lanes.*Frankfurt-Paris"):
+    with pytest.raises(ScoreInputError, match=r"players\[0\]: Ann owns both lanes.*Frankfurt-Paris"):
         table(players)
 
 
 def test_table_score_both_identical_lanes_by_one_player():
     players = [{"name": "Ann", "routes": [["Dieppe", "London"], ["London", "Dieppe"]]},
                {"name": "Bob"}, {"name": "Cy"}, {"name": "Di"}]
-    with pytest.raises(ScoreInputError, match=r"player Ann.*both lanes"):
+    with pytest.raises(ScoreInputError, match=r"players\[0\]: Ann owns both lanes"):
         table(players)
 
 
@@ -335,7 +335,7 @@ def test_table_score_both_identical_lanes_by_one_player():
 def test_table_score_both_lanes_with_two_or_three_players(n):
     players = [{"name": "Ann", "routes": [["Paris", "Frankfurt", "white"]]},
                {"name": "Bob", "routes": [["Paris", "Frankfurt", "orange"]]}] + [{"name": "Cy"}] * (n - 2)
-    pattern = rf"players (Ann and Bob|Bob and Ann): both lanes.*with {n} players only one lane"
+    pattern = rf"players: (Ann and Bob|Bob and Ann) both claim a lane.*with {n} players only one lane"
     with pytest.raises(ScoreInputError, match=pattern):
         table(players)
 
@@ -353,7 +353,7 @@ def test_table_score_too_many_wagons():
               ["Warszawa", "Wien"], ["Riga", "Wilno"], ["Petrograd", "Wilno"], ["Paris", "Marseille"],
               ["Barcelona", "Marseille"]]  # 8 + 6 + 6 + 4 * 6 = 44 wagons: fine
     assert table([{"name": "Ann", "routes": routes}])["players"][0]["wagons_used"] == 44
-    with pytest.raises(ScoreInputError, match=r"player Ann.*46 wagons.*45"):
+    with pytest.raises(ScoreInputError, match=r"players\[0\]\.routes: Ann's routes use 46 wagons.*45"):
         table([{"name": "Ann", "routes": [*routes, ["Barcelona", "Madrid"]]}])
 
 

@@ -39,3 +39,17 @@ class MapError(TracklayerError):
 
 class GameDataError(TracklayerError):
     """A saved game (JSON) that cannot be loaded; the message says which part is wrong."""
+
+
+class ScoreFileError(TracklayerError):
+    """A score file (``tracklayer score``, ``POST /api/score``) that cannot be scored.
+
+    ``where`` is the path of the entry at fault (``players[1].routes[3]``; empty for the file as a
+    whole) and ``what`` the problem; ``str()`` is ``"where: what"``, the one line both the CLI and
+    the server show.
+    """
+
+    def __init__(self, where: str, what: str) -> None:
+        self.where = where
+        self.what = what
+        super().__init__(f"{where}: {what}" if where else what)

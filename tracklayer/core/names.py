@@ -30,6 +30,7 @@ class NameIndex:
         self.kind = kind
         self._by_key: dict[str, str] = {}
         self._canonical: list[str] = []
+        self._longest = 0  # the longest folded spelling (see suggest)
         for name, aliases in entries:
             self._canonical.append(name)
             for spelling in (name, *aliases):
@@ -38,6 +39,7 @@ class NameIndex:
                 if other is not None and other != name:
                     raise ValueError(f"{kind} spelling {spelling!r} names both {other!r} and {name!r}")
                 self._by_key[key] = name
+                self._longest = max(self._longest, len(key))
 
     def get(self, text: str) -> str | None:
         return self._by_key.get(fold(text))
@@ -50,7 +52,12 @@ class NameIndex:
         raise UnknownName(self.kind, text, self.suggest(text))
 
     def suggest(self, text: str, n: int = 3) -> list[str]:
-        keys = difflib.get_close_matches(fold(text), list(self._by_key), n=n * 2, cutoff=0.6)
+        """Close spellings of ``text``; none for text far longer than any name (difflib's matching is
+        quadratic in the length, and such text is not a typo of a name: it would only cost time)."""
+        key = fold(text)
+        if len(key) > 2 * self._longest + 8:
+            return []
+        keys = difflib.get_close_matches(key, list(self._by_key), n=n * 2, cutoff=0.6)
         out: list[str] = []
         for key in keys:
             name = self._by_key[key]

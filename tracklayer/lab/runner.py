@@ -156,7 +156,8 @@ def run_specs(specs: Sequence[GameSpec], jobs: int = 1, backend: str = "process"
         for spec in specs:
             done(run_one(spec))
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, total)) as pool:
+        games = tuple(sorted({s.game for s in specs}))
+        with ProcessPoolExecutor(max_workers=min(jobs, total), initializer=_worker_init, initargs=(games,)) as pool:
             pending: set[Future[dict[str, Any]]] = set()
             it = iter(specs)
             for spec in it:
@@ -171,6 +172,14 @@ def run_specs(specs: Sequence[GameSpec], jobs: int = 1, backend: str = "process"
                     if nxt is not None:
                         pending.add(pool.submit(run_one, nxt))
     return [records[s.index] for s in specs]
+
+
+def _worker_init(games: tuple[str, ...]) -> None:
+    """A worker process's start: warm up for ``games`` and freeze the heap, so that full collections
+    during its many games walk only what those games allocate (see core/gcpause.py)."""
+    from tracklayer.core.gcpause import freeze_heap
+
+    freeze_heap(warm=games)
 
 
 def _run_ray(specs: Sequence[GameSpec], jobs: int, address: str | None) -> Iterator[dict[str, Any]]:

@@ -3,7 +3,10 @@
 Agents are ``player_0`` .. ``player_{n-1}`` = engine seats. Each agent observes
 ``{"observation": float32[obs_size], "action_mask": int8[n_actions]}`` built from its own
 ``game.view(seat)``; the mask is all zeros when it is not that agent's turn. Actions are integers of
-``Discrete(n_actions)``; an action outside the mask raises ``tracklayer.IllegalAction``.
+``Discrete(n_actions)``. An action outside the mask follows PettingZoo classic's convention by default
+(``illegal_action="terminate"``): a warning, the offending agent gets ``illegal_reward`` (-1), the
+others 0, and the game ends for everyone (``info["illegal_action"]``); ``illegal_action="raise"`` raises
+``tracklayer.IllegalAction`` instead and leaves the game unchanged.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from tracklayer.core.errors import IllegalAction
 from tracklayer.rl.core import EnvSpec, Episode
 
 
@@ -30,15 +34,22 @@ def observation_space(episode: Episode) -> spaces.Dict:
 class TracklayerAECEnv(AECEnv):
     """A tracklayer game as a PettingZoo AEC environment (use :func:`make_aec` or a ``*_v1`` module)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "tracklayer",
-                                          "is_parallelizable": False}
+    # is_parallelizable: PettingZoo's turn-based conversion (turn_based_aec_to_parallel) applies
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human", "rgb_array"], "name": "tracklayer",
+                                          "is_parallelizable": True, "render_fps": 4}
 
-    def __init__(self, spec: EnvSpec, *, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(self, spec: EnvSpec, *, render_mode: str | None = None, illegal_action: str = "terminate",
+                 illegal_reward: float = -1.0, **options: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if illegal_action not in ("terminate", "raise"):
+            raise ValueError("illegal_action must be 'terminate' or 'raise'")
         self.metadata = {**type(self).metadata, "name": spec.name}
         self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self._renderer: Any = None
         self.episode = Episode(spec, **options)
         self.codec = self.episode.codec
         n = self.episode.n_players
@@ -85,7 +96,13 @@ class TracklayerAECEnv(AECEnv):
         ep = self.episode
         if action is None:
             raise ValueError(f"{agent} is to move: pass an action index, not None")
-        ep.play(action)
+        try:
+            ep.play(action)  # checks the index on the position's mask: the game is unchanged when illegal
+        except IllegalAction:
+            if self.illegal_action == "raise":
+                raise
+            self._illegal(agent, int(action))
+            return
         self._cumulative_rewards[agent] = 0.0
         if not ep.done:  # rewards come only at the end: they are all zero here, nothing to clear or add up
             self.agent_selection = self.possible_agents[ep.game.state.current]
@@ -97,13 +114,26 @@ class TracklayerAECEnv(AECEnv):
                     self.terminations[a] = True
                     self.infos[a] = ep.final_info(self._seat[a])
             else:
-                for a in self.agents:
+                for a, r in zip(self.agents, ep.rewards(), strict=True):
+                    self.rewards[a] = r  # zero unless truncation_reward="standings"
                     self.truncations[a] = True
                     self.infos[a] = ep.final_info(self._seat[a])
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
+    def _illegal(self, agent: str, index: int) -> None:
+        """PettingZoo classic's illegal-move rule: warn, the offender gets ``illegal_reward``, all terminate."""
+        gymnasium.logger.warn(f"{agent} played illegal action {index}: the game ends, {agent} gets "
+                              f"{self.illegal_reward} (illegal_action='terminate'; sample from the action mask)")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.rewards[agent] = self.illegal_reward
+        for a in self.agents:
+            self.terminations[a] = True
+            self.infos[a] = {"illegal_action": index, "illegal_agent": agent}
+        self.episode.abandon()
+        self._accumulate_rewards()
     def observation_text(self, agent: str) -> str:
         """The agent's observation as text (exactly the information of its vector)."""
         return self.codec.describe(self.episode.observation(self._seat[agent]))
@@ -112,10 +142,16 @@ class TracklayerAECEnv(AECEnv):
         """The move notation of ``index`` in the current position (``str`` of the engine action)."""
         return str(self.codec.decode(self.episode.game, int(index)))
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
+            gymnasium.logger.warn("render() called without a render_mode (use 'ansi', 'human' or 'rgb_array')")
             return None
+        if self.render_mode == "rgb_array":
+            from tracklayer.rl.render import BoardRenderer, caption
+
+            if self._renderer is None:
+                self._renderer = BoardRenderer(self.episode.game)
+            return self._renderer.frame(self.episode.game, caption(self.episode.game, self.episode.steps))
         text = f"[{self.agent_selection}]\n" + self.observation_text(self.agent_selection)
         if self.render_mode == "human":
             print(text)
@@ -123,7 +159,12 @@ class TracklayerAECEnv(AECEnv):
         return text
 
     def close(self) -> None:
-        pass
+        self._renderer = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_renderer"] = None  # a matplotlib figure: drawn again on first use
+        return state
 
 
 class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):

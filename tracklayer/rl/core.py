@@ -21,6 +21,7 @@ from tracklayer.core.action import Action
 from tracklayer.core.errors import IllegalAction
 
 REWARDS = ("margin", "win", "score")
+TRUNCATION_REWARDS = ("zero", "standings")
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,9 @@ class EnvSpec:
     codec: Callable[[Any, int], Any]  # (game, history) -> codec
     game_options: tuple[str, ...] = ()  # keyword options passed through to tracklayer.new_game
     gym_id: str = ""  # gymnasium id, e.g. "tracklayer/TTREurope-v2"
+    # reward of a truncated episode: "zero", or "standings" (the rewards of the scores so far, for games
+    # whose score accrues during play such as Trans prestige)
+    truncation_reward: str = "zero"
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -42,12 +46,18 @@ class Episode:
     """One game at a time, stepped by action indices; everything the agents see goes through views.
 
     ``reward``: ``"margin"`` (own final points minus the best opponent's), ``"win"`` (+1 sole winner,
-    0 shared win, -1 otherwise) or ``"score"`` (own final points). Rewards come only at the end;
-    a game cut at ``max_steps`` moves is truncated with reward 0.
+    0 shared win, -1 otherwise) or ``"score"`` (own final points). Rewards come only at the end.
+    A game cut at ``max_steps`` moves is truncated; ``truncation_reward`` says what it pays: ``"zero"``,
+    or ``"standings"`` (the same reward computed on the scores so far, ``game.result()`` of the
+    unfinished game): Trans scores accrue round by round, so a learner that connects its cities
+    faster than ``random`` gets a signal even when the game is cut (uniformly random Trans play never
+    ends: rounds ended by an empty rail supply score nobody). ``max_cycles`` is PettingZoo's name for
+    ``max_steps`` (moves per episode).
     """
 
     def __init__(self, spec: EnvSpec, *, players: int | None = None, reward: str = "margin",
                  max_steps: int | None = None, history: int = 0, first_player: int | str = 0,
+                 truncation_reward: str | None = None, max_cycles: int | None = None,
                  **game_options: Any) -> None:
         unknown = set(game_options) - set(spec.game_options)
         if unknown:
@@ -58,7 +68,12 @@ class Episode:
         self.spec = spec
         self.n_players = players if players is not None else spec.default_players
         self.reward_kind = reward
+        if max_steps is None:
+            max_steps = max_cycles
         self.max_steps = max_steps if max_steps is not None else spec.max_steps
+        self.truncation_reward = truncation_reward if truncation_reward is not None else spec.truncation_reward
+        if self.truncation_reward not in TRUNCATION_REWARDS:
+            raise ValueError(f"truncation_reward must be one of {', '.join(TRUNCATION_REWARDS)}")
         if self.max_steps <= 0:
             raise ValueError("max_steps must be positive")
         if first_player != "random" and not (isinstance(first_player, int) and 0 <= first_player < self.n_players):
@@ -66,11 +81,15 @@ class Episode:
         self.first_player = first_player
         self.game_options = game_options
         self.game = self._start(0, 0)  # a template game: builds the codec and checks the options
-        self.codec = spec.codec(self.game, history)
+        codec = spec.codec(self.game, history)
+        # a codec that keeps state per observer (Ticket to Ride's templates) gets its own copy per episode:
+        # codecs are shared per board, and episodes stepped in turn would otherwise thrash that state
+        self.codec = codec.fork() if hasattr(codec, "fork") else codec
         self.view_options: dict[str, Any] = self.codec.view_options
         self.n_actions: int = self.codec.n_actions
         self.obs_size: int = self.codec.obs_size
         self.steps = 0
+        self.abandoned = False
         self.np_random: np.random.Generator | None = None
         self._cached_game: Any = None  # the position the legal actions and mask below belong to
         self._cached_moves = -1
@@ -100,7 +119,13 @@ class Episode:
         first = int(self.np_random.integers(self.n_players)) if self.first_player == "random" else self.first_player
         self.game = self._start(game_seed, int(first))
         self.steps = 0
+        self.abandoned = False
         self._result = None
+
+    def abandon(self) -> None:
+        """End the episode now (an illegal action under ``illegal_action="terminate"``): done, not over,
+        not truncated, no rewards from the game."""
+        self.abandoned = True
 
     @property
     def over(self) -> bool:
@@ -108,11 +133,11 @@ class Episode:
 
     @property
     def truncated(self) -> bool:
-        return not self.game.is_over and self.steps >= self.max_steps
+        return not self.game.is_over and self.steps >= self.max_steps and not self.abandoned
 
     @property
     def done(self) -> bool:
-        return self.game.is_over or self.steps >= self.max_steps
+        return self.game.is_over or self.steps >= self.max_steps or self.abandoned
 
     @property
     def current(self) -> int | None:
@@ -221,9 +246,10 @@ class Episode:
         return self.codec.winners(self.game, self.result())
 
     def rewards(self) -> list[float]:
-        """Reward per seat for the finished game (zeros unless it is over)."""
+        """Reward per seat for the finished game; for a truncated one zeros, or the rewards of the
+        standings (``truncation_reward="standings"``); zeros while it goes on."""
         n = self.n_players
-        if not self.game.is_over:
+        if not self.game.is_over and not (self.truncated and self.truncation_reward == "standings"):
             return [0.0] * n
         if self.reward_kind == "win":
             won = self.winners()
@@ -234,6 +260,29 @@ class Episode:
         return [scores[q] - max(scores[j] for j in range(n) if j != q) for q in range(n)]
 
     def final_info(self, seat: int) -> dict[str, Any]:
-        if not self.game.is_over:
-            return {"truncated_after": self.steps} if self.truncated else {}
-        return {"final_score": self.final_scores()[seat], "winner": seat in self.winners()}
+        """What an agent is told when the episode ends: ``final_score``, ``winner``, ``scores`` (every
+        seat's, in seat order) and ``result`` (the seat's own breakdown from ``game.result()``, see
+        ``codec.result_breakdown``: route points, tickets completed and failed, longest path, stations;
+        prestige and missing rails for Trans); a truncated episode says ``truncated_after`` (moves)
+        and gives the same entries for the standings so far (``winner`` then means "leads")."""
+        if not self.done or self.abandoned:
+            return {}
+        info: dict[str, Any] = {"truncated_after": self.steps} if self.truncated else {}
+        scores = self.final_scores()
+        info["final_score"] = scores[seat]
+        info["winner"] = seat in self.winners()
+        info["scores"] = scores
+        info["result"] = result_breakdown(self.result(), seat)
+        return info
+
+
+def result_breakdown(result: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The numbers of ``seat``'s entry in ``game.result()`` (lists of routes, tickets and lines left out:
+    they are in the full result), plus Trans's per-round ``prestige`` / ``missing_rails`` lists."""
+    players = result["players"]
+    entry = next((p for p in players if p.get("seat") == seat), None) or players[seat]
+    out = {k: v for k, v in entry.items() if isinstance(v, bool | int | float) or k == "name"}
+    for key in ("prestige_per_round", "missing_rails", "connected"):
+        if key in entry:
+            out[key] = list(entry[key])
+    return out

@@ -28,10 +28,12 @@ SPECS: dict[str, EnvSpec] = {
         max_steps=1000, codec=ttr_codec, game_options=("tiebreak",), gym_id="tracklayer/TTRNewYork-v1"),
     "trans_europa_v1": EnvSpec(
         name="trans_europa_v1", game="trans-europa", title="Trans Europa", default_players=2,
-        max_steps=3000, codec=trans_codec, game_options=("special_cards",), gym_id="tracklayer/TransEuropa-v1"),
+        max_steps=3000, codec=trans_codec, game_options=("special_cards",), gym_id="tracklayer/TransEuropa-v1",
+        truncation_reward="standings"),
     "trans_america_v1": EnvSpec(
         name="trans_america_v1", game="trans-america", title="Trans America", default_players=2,
-        max_steps=3000, codec=trans_codec, game_options=("special_cards",), gym_id="tracklayer/TransAmerica-v1"),
+        max_steps=3000, codec=trans_codec, game_options=("special_cards",), gym_id="tracklayer/TransAmerica-v1",
+        truncation_reward="standings"),
 }
 
 
@@ -64,6 +66,15 @@ def make_env(name: str, **options: Any) -> Any:
 def make_raw_env(name: str, **options: Any) -> Any:
     """PettingZoo AEC environment ``name`` without wrappers (a little faster)."""
     return make_aec(get_spec(name), wrapped=False, **options)
+
+
+def make_parallel(name: str, **options: Any) -> Any:
+    """PettingZoo ParallelEnv of ``name`` through PettingZoo's documented conversion for turn-based games
+    (``pettingzoo.utils.conversions.turn_based_aec_to_parallel``): every live agent sends an action each
+    step, only the one to move (``infos[agent]["active_agent"]``) is played; the others' are ignored."""
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    return turn_based_aec_to_parallel(make_env(name, **options))
 
 
 def make_gym(name: str, **options: Any) -> TracklayerGymEnv:

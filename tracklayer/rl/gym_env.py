@@ -1,49 +1,62 @@
-"""Gymnasium single-agent environment: one learning seat, tracklayer bots in the other seats.
+"""Gymnasium single-agent environment: one learning seat, opponents in the other seats.
 
-The learner observes what a PettingZoo agent observes (``{"observation", "action_mask"}``) and
-acts with the same integer encoding. Opponents are bots from ``tracklayer.bots.make_bot`` that see
-only their own ``game.view(seat)`` and the legal actions. ``action_masks()`` returns the mask as
-booleans, the method sb3-contrib's ``MaskablePPO`` looks for.
+The learner acts with the integer encoding of the PettingZoo environments. Two observation modes:
+
+* ``observation="dict"`` (default): ``{"observation": float32[D], "action_mask": int8[N]}`` as in
+  PettingZoo (``MultiInputPolicy`` would feed the mask in as features: use ``"flat"`` with SB3);
+* ``observation="flat"``: the float32 vector alone, a ``Box`` that SB3's ``MlpPolicy`` accepts;
+  the mask comes from ``action_masks()`` (what sb3-contrib's ``MaskablePPO`` calls) and
+  ``info["action_mask"]``.
+
+Defaults a researcher's tools expect: an illegal action ends the episode with ``illegal_reward``
+(-1) and a warning (PettingZoo classic's convention; ``illegal_action="raise"`` raises instead), so
+``gymnasium.utils.env_checker.check_env`` and SB3's ``check_env`` pass with random actions. The mask
+of an observation nobody acts on (the episode is over) is all ones, as in pgx: gymnasium 1.x's
+next-step autoreset asks the agent for an action on that observation and ignores it, and a masked
+sampler given an all-zero mask fails. ``render_mode="rgb_array"`` draws the board.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from tracklayer.bots import make_bot
-from tracklayer.bots.base import bot_view
 from tracklayer.core.errors import IllegalAction
 from tracklayer.rl.aec import observation_space
 from tracklayer.rl.core import EnvSpec, Episode
+from tracklayer.rl.opponents import BotOpponent, Opponent, opponent
 
-ILLEGAL = ("raise", "terminate")
+ILLEGAL = ("terminate", "raise")
+OBSERVATIONS = ("dict", "flat")
 
 
 class TracklayerGymEnv(gymnasium.Env):
-    """One seat learns, the others are bots.
+    """One seat learns, the others are opponents (bots, callables, saved policies, a self-play pool).
 
-    ``seat``: the learner's seat, or ``"random"`` (drawn per episode). ``opponents``: a bot name for
-    every other seat, or a list of names in seat order after the learner. ``illegal_action``:
-    ``"raise"`` (default) or ``"terminate"`` (end the episode with ``illegal_reward``, for algorithms
-    that do not mask). ``bot_log_tail``: how much of the move log bots see (None: all of it).
-    Other options are those of the PettingZoo environment (``players``, ``reward``, ``max_steps``,
-    ``history``, ``first_player``, game options such as ``variant``).
+    ``seat``: the learner's seat, or ``"random"`` (drawn per episode). ``opponents``: one opponent for
+    every other seat, or a list in seat order after the learner; an opponent is a bot name, a callable
+    ``(observation, mask) -> index``, a model with ``predict`` (or its ``.zip`` path) or a
+    :class:`~tracklayer.rl.opponents.SelfPlayPool` (see ``tracklayer.rl.opponents``).
+    ``illegal_action``: ``"terminate"`` (default: end the episode with ``illegal_reward``, warn) or
+    ``"raise"``. ``observation``: ``"dict"`` or ``"flat"``. ``bot_log_tail``: how much of the move log
+    bots see (None: all of it). Other options are those of the PettingZoo environment (``players``,
+    ``reward``, ``max_steps``, ``truncation_reward``, ``history``, ``first_player``, game options).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
-    def __init__(self, spec: EnvSpec, *, seat: int | str = 0, opponents: str | Sequence[str] = "random",
-                 illegal_action: str = "raise", illegal_reward: float = -1.0, bot_log_tail: int | None = None,
-                 render_mode: str | None = None, **options: Any) -> None:
+    def __init__(self, spec: EnvSpec, *, seat: int | str = 0, opponents: Any = "random",
+                 illegal_action: str = "terminate", illegal_reward: float = -1.0, bot_log_tail: int | None = None,
+                 observation: str = "dict", render_mode: str | None = None, **options: Any) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         if illegal_action not in ILLEGAL:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}")
         self.env_spec = spec
         self.render_mode = render_mode
         self.episode = Episode(spec, **options)
@@ -52,28 +65,36 @@ class TracklayerGymEnv(gymnasium.Env):
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1} or 'random'")
         self.seat_option = seat
-        self.opponent_names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
-        if len(self.opponent_names) != n - 1:
-            raise ValueError(f"{n} players need {n - 1} opponents, got {len(self.opponent_names)}")
-        for name in self.opponent_names:
-            make_bot(name, 0)  # fail early on an unknown bot
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.bot_log_tail = bot_log_tail
-        self.observation_space = observation_space(self.episode)
+        self.observation_mode = observation
+        self.set_opponents(opponents)
+        self.observation_space: spaces.Space = (
+            observation_space(self.episode) if observation == "dict"
+            else spaces.Box(0.0, 1.0, (self.episode.obs_size,), dtype=np.float32))
         self.action_space = spaces.Discrete(self.episode.n_actions)
         self.seat = 0 if seat == "random" else int(seat)
-        self.bots: dict[int, Any] = {}
+        self.seats: dict[int, Opponent] = {}
         self._abandoned = False
+        self._renderer: Any = None
 
     @property
     def game(self) -> Any:
         """The engine game of the current episode (the full state: for analysis, never for the agent)."""
         return self.episode.game
 
+    def set_opponents(self, opponents: Any) -> None:
+        """Replace the opponents from the next episode on (``vec_env.env_method("set_opponents", x)``)."""
+        n = self.episode.n_players
+        specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * (n - 1)
+        if len(specs) != n - 1:
+            raise ValueError(f"{n} players need {n - 1} opponents, got {len(specs)}")
+        self.opponents = [opponent(s, log_tail=self.bot_log_tail) for s in specs]
+        self.opponent_names = [o.name if isinstance(o, BotOpponent) else repr(o) for o in self.opponents]
+
     # ------------------------------------------------------------------ API
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
         game_seed = seed if seed is not None else int(rng.integers(2**63))
@@ -81,39 +102,66 @@ class TracklayerGymEnv(gymnasium.Env):
         n = self.episode.n_players
         self.seat = int(rng.integers(n)) if self.seat_option == "random" else int(self.seat_option)
         others = [(self.seat + k) % n for k in range(1, n)]
-        self.bots = {q: make_bot(name, int(rng.integers(2**63))) for q, name in zip(others, self.opponent_names,
-                                                                                    strict=True)}
+        self.seats = dict(zip(others, self.opponents, strict=True))
+        for q in others:
+            self.seats[q].reset(int(rng.integers(2**63)))
         self._abandoned = False
-        self._play_bots()
+        self._play_opponents()
         return self._obs(), self._info()
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        reward, terminated, truncated, info = self.advance(action)
+        if self.observation_mode == "flat":
+            info["action_mask"] = self.action_masks()
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, terminated, truncated, info
+
+    def advance(self, action: Any) -> tuple[float, bool, bool, dict[str, Any]]:
+        """:meth:`step` without building the observation: (reward, terminated, truncated, info).
+        The batched API (``tracklayer.rl.BatchEnv``) writes observations into its own arrays."""
         ep = self.episode
         if ep.done or self._abandoned:
             raise IllegalAction("the episode is over: call reset()")
         index = int(action)
-        if ep.legal_action(index) is None:
+        try:
+            ep.play(index)  # checks the index on the position's mask: the game is unchanged when illegal
+        except IllegalAction:
             if self.illegal_action == "raise":
-                raise IllegalAction(ep.illegal_message(index))
+                raise
+            gymnasium.logger.warn(f"illegal action {index}: the episode ends with reward {self.illegal_reward} "
+                                  "(illegal_action='terminate'; mask the actions, see action_masks())")
             self._abandoned = True
-            return self._obs(), self.illegal_reward, True, False, {"illegal_action": index}
-        ep.play(index)
-        self._play_bots()
-        reward = ep.rewards()[self.seat] if ep.over else 0.0
-        if self.render_mode == "human":
-            self.render()
-        return self._obs(), float(reward), ep.over, ep.truncated, self._info()
+            return self.illegal_reward, True, False, {"illegal_action": index}
+        self._play_opponents()
+        if not ep.done:
+            return 0.0, False, False, {}
+        return float(ep.rewards()[self.seat]), ep.over, ep.truncated, ep.final_info(self.seat)
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the learner's legal actions (for sb3-contrib's MaskablePPO)."""
-        if self._abandoned:
-            return np.zeros(self.episode.n_actions, dtype=bool)
+        """Boolean mask of the learner's legal actions (sb3-contrib's MaskablePPO calls it); all True
+        once the episode is over (any action is then ignored by an autoreset, see the module docstring)."""
+        if self._abandoned or self.episode.done:
+            return np.ones(self.episode.n_actions, dtype=bool)
         return self.episode.action_mask(self.seat).astype(bool)
 
-    def render(self) -> str | None:
+    def seat_observation(self, seat: int) -> tuple[Any, np.ndarray]:
+        """(observation in this environment's mode, boolean mask) of ``seat``: what policy opponents get."""
+        obs, mask = self.episode.observe(seat)
+        if self.observation_mode == "flat":
+            return obs, mask.view(bool)
+        return {"observation": obs, "action_mask": mask}, mask.view(bool)
+
+    def render(self) -> Any:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
+            gymnasium.logger.warn("render() called without a render_mode (use 'ansi', 'human' or 'rgb_array')")
             return None
+        if self.render_mode == "rgb_array":
+            from tracklayer.rl.render import BoardRenderer, caption
+
+            if self._renderer is None:
+                self._renderer = BoardRenderer(self.episode.game)
+            return self._renderer.frame(self.episode.game, caption(self.episode.game, self.episode.steps))
         text = self.codec.describe(self.episode.observation(self.seat))
         if self.render_mode == "human":
             print(text)
@@ -124,21 +172,39 @@ class TracklayerGymEnv(gymnasium.Env):
         """The move notation of ``index`` in the current position."""
         return str(self.codec.decode(self.episode.game, int(index)))
 
+    def close(self) -> None:
+        self._renderer = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickles without the renderer (a matplotlib figure): it is drawn again on first use."""
+        state = self.__dict__.copy()
+        state["_renderer"] = None
+        return state
+
     # ------------------------------------------------------------------ internals
-    def _play_bots(self) -> None:
+    def _play_opponents(self) -> None:
         ep = self.episode
         game = ep.game
         while not ep.done and game.current_player != self.seat:
             q = game.current_player
-            bot = self.bots[q]
-            action = bot.choose(bot_view(bot, game, q, log_tail=self.bot_log_tail), game.legal_actions())
-            ep.play_action(action)
+            move = self.seats[q].act(self, q)
+            if isinstance(move, int | np.integer):
+                ep.play(int(move))
+            else:
+                ep.play_action(move)
 
-    def _obs(self) -> dict[str, np.ndarray]:
-        mask = self.episode.action_mask(self.seat)
-        if self._abandoned:
-            mask[:] = 0
-        return {"observation": self.episode.observation(self.seat), "action_mask": mask}
+    def _obs(self) -> Any:
+        ep = self.episode
+        obs = ep.observation(self.seat)
+        if self.observation_mode == "flat":
+            return obs
+        if self._abandoned or ep.done:
+            return {"observation": obs, "action_mask": np.ones(ep.n_actions, dtype=np.int8)}
+        return {"observation": obs, "action_mask": ep.action_mask(self.seat)}
 
     def _info(self) -> dict[str, Any]:
-        return self.episode.final_info(self.seat) if self.episode.done else {}
+        ep = self.episode
+        info = ep.final_info(self.seat) if ep.done else {}
+        if self.observation_mode == "flat":
+            info["action_mask"] = self.action_masks()
+        return info

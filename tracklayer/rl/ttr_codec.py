@@ -17,6 +17,7 @@ keeping none where a starting offer allows it: Mega's long tickets).
 
 from __future__ import annotations
 
+import copy
 from array import array
 from collections.abc import Sequence
 from operator import getitem
@@ -514,6 +515,13 @@ class TTRCodec:
         obs[ones] = 1.0
         obs[at] = vals
         return obs
+
+    def fork(self) -> TTRCodec:
+        """This codec with its own per-observer templates (the tables stay shared): one per episode, so
+        games stepped in turn (vector envs, ``BatchEnv``) do not patch one template back and forth."""
+        twin = copy.copy(self)
+        twin._templates = {}
+        return twin
 
     def observe_game(self, game: TTRGame, seat: int) -> np.ndarray:
         """The observation of ``seat`` in ``game``: equal to ``observe(game.view(seat, **view_options))``,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracklayer.rl.envs import make_env, make_raw_env
+from tracklayer.rl.envs import make_env, make_parallel, make_raw_env
 
 NAME = "ttr_new_york_v1"
 
@@ -18,3 +18,8 @@ def env(**options: Any) -> Any:
 
 def raw_env(**options: Any) -> Any:
     return make_raw_env(NAME, **options)
+
+
+def parallel_env(**options: Any) -> Any:
+    """PettingZoo ParallelEnv (the turn-based conversion: only the agent to move acts each step)."""
+    return make_parallel(NAME, **options)

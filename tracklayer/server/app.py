@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import os
@@ -23,19 +22,27 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tracklayer
 from tracklayer.bots import resolve_bot
+from tracklayer.core.gcpause import freeze_heap
+from tracklayer.server import guard
+from tracklayer.server.botpool import BotPool
 from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry
+from tracklayer.server.cluster import attach as attach_cluster
 from tracklayer.server.db import GameRecord, Store, default_database_url
+from tracklayer.server.guard import MAX_NAME, BadJSON, BodyLimit, SafeJSONResponse, clean_name, json_body, shown
+from tracklayer.server.limits import CreationLimits, Refused
 from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
 
 log = logging.getLogger("tracklayer.server")
 
-MAX_NAME = 24
-GC_THRESHOLDS = (20_000, 50, 100)  # the server process's cyclic-GC thresholds (CPython's default: 700, 10, 10)
+STATUSES = ("open", "running", "over")
+MAX_GAME_ID = 32  # ids are secrets.token_urlsafe(8): 11 characters
 
 
 @dataclass
@@ -45,10 +52,16 @@ class Settings:
     rate: float = 10.0  # websocket messages a second per connection (0: no limit)
     burst: int = 30
     max_message: int = 4096  # bytes of one websocket message from a client
+    max_frame: int = 65536  # bytes of one websocket frame: a bigger one closes the socket (1009)
+    max_body: int = guard.MAX_BODY  # bytes of one HTTP request body (413 beyond)
     hello_timeout: float = 15.0
-    tune_gc: bool = True  # see GC_THRESHOLDS (a process-wide setting: off when embedding the app elsewhere)
+    tune_gc: bool = True  # see core/gcpause.py (a process-wide setting: off when embedding the app elsewhere)
     idle_seconds: float = 900.0  # a game nobody uses is unloaded from memory after this (rebuilt on next use)
     max_rooms: int = 2000  # games in memory at most, idle ones permitting
+    bot_workers: int | None = None  # processes bots think in (None: one per core but one, at least one)
+    bot_seconds: float = 5.0  # time cap of one bot move; past it a cheap fallback move is played
+    games_per_minute: float = 20.0  # games one client address may create a minute (0: no limit)
+    bot_games: int = 3  # bot-only games one address may have running at once (0: no limit)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -62,6 +75,14 @@ class Settings:
             s.rate = float(env["TRACKLAYER_RATE"])
         if env.get("TRACKLAYER_IDLE_SECONDS"):
             s.idle_seconds = float(env["TRACKLAYER_IDLE_SECONDS"])
+        if env.get("TRACKLAYER_BOT_WORKERS"):
+            s.bot_workers = int(env["TRACKLAYER_BOT_WORKERS"])
+        if env.get("TRACKLAYER_BOT_SECONDS"):
+            s.bot_seconds = float(env["TRACKLAYER_BOT_SECONDS"])
+        if env.get("TRACKLAYER_GAMES_PER_MINUTE"):
+            s.games_per_minute = float(env["TRACKLAYER_GAMES_PER_MINUTE"])
+        if env.get("TRACKLAYER_BOT_GAMES"):
+            s.bot_games = int(env["TRACKLAYER_BOT_GAMES"])
         return s
 
 
@@ -69,9 +90,8 @@ def web_dir() -> Path:
     return Path(str(resources.files("tracklayer.web"))) / "static"
 
 
-def _clean_name(raw: Any, default: str) -> str:
-    name = " ".join(str(raw or "").split())[:MAX_NAME]
-    return name or default
+def _valid_id(game_id: str) -> bool:
+    return 0 < len(game_id) <= MAX_GAME_ID and game_id.isascii()
 
 
 def _bad(message: str) -> HTTPException:
@@ -87,24 +107,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         url = settings.database_url or default_database_url()
         store = await asyncio.to_thread(Store, url)  # runs the migrations
         if settings.tune_gc:
-            # Every move builds a few dicts per connection that reference counting frees; the cyclic GC
-            # at its default thresholds still walked the young objects hundreds of times a second and
-            # every game in memory in each full collection (~8-14% of the server's CPU under load,
-            # pauses of 15-130 ms). Start-up objects (modules, maps, tables) go to the permanent
-            # generation, and collections run far less often.
-            gc.freeze()
-            gc.set_threshold(*GC_THRESHOLDS)
+            freeze_heap()  # warm up, freeze the heap, rarer collections: short GC pauses (core/gcpause.py)
         state["store"] = store
-        state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms)
+        pool = BotPool(settings.bot_workers, settings.bot_seconds)  # workers start with the first bot game
+        state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms, pool)
         state["rooms"].start()
+        cluster = attach_cluster(state["rooms"])  # PostgreSQL: moves and bot ownership shared by all processes
         log.info("tracklayer server ready (database: %s)", url.split("://", 1)[0])
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.close()
             await state["rooms"].close()
             store.close()
 
-    app = FastAPI(title="tracklayer", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(title="tracklayer", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
+                  default_response_class=SafeJSONResponse)
+    app.add_middleware(BodyLimit, max_body=settings.max_body)
+
+    # refusals render through SafeJSONResponse too: a detail quoting odd input must not become a 500
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+        return SafeJSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> Response:
+        return SafeJSONResponse({"detail": "the request is not valid: " + "; ".join(
+            str(e.get("msg", e)) for e in exc.errors())[:500]}, status_code=422)
+
+    def bot_game_running(game_id: str) -> bool:
+        room = rooms().rooms.get(game_id)
+        return room is not None and not room.game.is_over and not room.broken
+
+    limits = CreationLimits(settings.games_per_minute, settings.bot_games, bot_game_running)
     static = web_dir()
     app.mount("/static", StaticFiles(directory=static), name="static")
 
@@ -147,18 +183,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games")
     async def api_games(status: str | None = None) -> dict[str, Any]:
         statuses = tuple(s for s in (status or "").split(",") if s) or None
+        if statuses is not None and not set(statuses) <= set(STATUSES):
+            raise _bad(f"'status' is a comma-separated list of {', '.join(STATUSES)}")
         return {"games": await asyncio.to_thread(store().list_games, 200, statuses)}
 
     @app.post("/api/games", status_code=201)
     async def api_create(request: Request) -> JSONResponse:
-        try:
-            body = await request.json()
-        except ValueError:
-            raise _bad("the request body must be JSON") from None
+        body = await json_body(request)
         if not isinstance(body, dict):
             raise _bad("the request body must be a JSON object")
-        rec, game = _new_record(body)
+        address = request.client.host if request.client else "unknown"
+        try:
+            limits.check_rate(address)
+            rec, game = _new_record(body)
+            bot_only = all(s["kind"] == "bot" for s in rec.seats)
+            if bot_only:
+                limits.check_bot_games(address)
+        except Refused as exc:
+            raise HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)}) from None
         await asyncio.to_thread(store().create_game, rec)
+        limits.created(address, rec.id, bot_only)
         room = rooms().add(rec, game)
         rooms().kick_bots(room)
         log.info("game %s created (%s, %d seats)", rec.id, rec.game, len(rec.seats))
@@ -174,7 +218,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}")
     async def api_game(game_id: str) -> dict[str, Any]:
-        room = await rooms().get(game_id)
+        room = await rooms().get(game_id) if _valid_id(game_id) else None
         if room is None:
             raise HTTPException(404, "no such game")
         g = room.game
@@ -184,7 +228,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/view")
     async def api_view(game_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        room = await rooms().get(game_id)
+        room = await rooms().get(game_id) if _valid_id(game_id) else None
         if room is None:
             raise HTTPException(404, "no such game")
         token = (authorization or "").removeprefix("Bearer ").strip()
@@ -193,12 +237,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(403, "send your seat or spectator token as 'Authorization: Bearer TOKEN'")
         return room.state_message(access)
 
+    @app.post("/api/score")
+    async def api_score(request: Request) -> JSONResponse:
+        """Score a table position: the body is a score file; the answer is ``tracklayer score --json``'s."""
+        from tracklayer.score_file import ScoreFileError, score_document
+
+        try:  # in a thread: a large file takes ~0.1 s, which must not stall every game's websocket
+            return JSONResponse(await asyncio.to_thread(score_document, await request.body()))
+        except ScoreFileError as exc:
+            raise _bad(str(exc)) from None
+
     def _new_record(body: dict[str, Any]) -> tuple[GameRecord, Any]:
         name = body.get("game")
         entry = game_entry(name) if isinstance(name, str) and name in tracklayer.games() else None
         if entry is None:
             offered = ", ".join(g["name"] for g in catalog()["games"])
-            raise _bad(f"unknown game {name!r}; games: {offered}")
+            raise _bad(f"unknown game {shown(name)}; games: {offered}")
         seats_in = body.get("seats")
         if not isinstance(seats_in, list) or not seats_in:
             raise _bad("'seats' must be a list like [{\"kind\": \"human\", \"name\": \"Ann\"}, {\"kind\": \"bot\"}]")
@@ -211,24 +265,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise _bad(f"seats[{i}] must be an object")
             kind = s.get("kind", "human")
             if kind == "human":
-                seats.append({"name": _clean_name(s.get("name"), f"Player {i + 1}"), "kind": "human",
+                seats.append({"name": clean_name(s.get("name"), f"Player {i + 1}", f"seats[{i}]"), "kind": "human",
                               "token": secrets.token_urlsafe(18)})
             elif kind == "bot":
-                bot = resolve_bot(str(s.get("bot") or "bot"))
+                wanted = s.get("bot") or "bot"
+                bot = resolve_bot(wanted) if isinstance(wanted, str) else None
                 if bot is None:
-                    raise _bad(f"seats[{i}]: unknown bot {s.get('bot')!r}; bots: {', '.join(catalog()['bots'])}")
-                seats.append({"name": _clean_name(s.get("name"), f"Bot {i + 1}"), "kind": "bot", "bot": bot})
+                    raise _bad(f"seats[{i}]: unknown bot {shown(wanted)}; bots: {', '.join(catalog()['bots'])}")
+                seats.append({"name": clean_name(s.get("name"), f"Bot {i + 1}", f"seats[{i}]"), "kind": "bot",
+                              "bot": bot})
             else:
-                raise _bad(f"seats[{i}]: kind must be 'human' or 'bot', not {kind!r}")
+                raise _bad(f"seats[{i}]: kind must be 'human' or 'bot', not {shown(kind)}")
         names = [s["name"] for s in seats]
         for i, n in enumerate(names):  # names must differ: number repeats
             if names.count(n) > 1:
-                names[i] = seats[i]["name"] = _clean_name(f"{n[:MAX_NAME - 3]} {i + 1}", n)
+                names[i] = seats[i]["name"] = f"{n[:MAX_NAME - 3].rstrip()} {i + 1}"
         if len(set(names)) != len(names):
             raise _bad("player names must differ")
         variant = body.get("variant") or entry["default_variant"]
         if not isinstance(variant, str) or variant not in {v["name"] for v in entry["variants"]}:
-            raise _bad(f"{entry['title']} has no variant {variant!r}; variants: "
+            raise _bad(f"{entry['title']} has no variant {shown(variant)}; variants: "
                        f"{', '.join(v['name'] for v in entry['variants'])}")
         options = body.get("options") or {}
         if not isinstance(options, dict):
@@ -251,27 +307,44 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return rec, game
 
     # ------------------------------------------------------------------ websocket
+    def decode(message: dict[str, Any]) -> dict[str, Any]:
+        """One client websocket message as a JSON object, or the ProtocolError to answer it with. Text
+        and binary frames alike (a binary one must hold UTF-8 JSON); the size is checked before any
+        decoding, the JSON by the same safe decoder as HTTP bodies."""
+        raw: str | bytes | None = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+        if size > settings.max_message:
+            raise ProtocolError("size", f"a message is at most {settings.max_message} bytes")
+        try:
+            msg = guard.loads(raw)
+        except BadJSON as exc:
+            raise ProtocolError("bad-json", f"messages are JSON objects: {exc}") from None
+        if not isinstance(msg, dict):
+            raise ProtocolError("bad-json", "messages are JSON objects")
+        return msg
+
     @app.websocket("/ws/{game_id}")
     async def ws_game(ws: WebSocket, game_id: str) -> None:
         await ws.accept()
-        room = await rooms().get(game_id)
+        room = await rooms().get(game_id) if _valid_id(game_id) else None
         if room is None:
             await ws.send_text(json.dumps({"type": "error", "code": "no-game", "message": "no such game"}))
             await ws.close(code=4404)
             return
         try:
-            first = await asyncio.wait_for(ws.receive_text(), settings.hello_timeout)
+            first = await asyncio.wait_for(ws.receive(), settings.hello_timeout)
         except (TimeoutError, WebSocketDisconnect, RuntimeError):
             with contextlib.suppress(Exception):
                 await ws.close(code=4408)
             return
+        if first.get("type") == "websocket.disconnect":
+            return
         access = None
-        if len(first) <= settings.max_message:
-            try:
-                hello = json.loads(first)
-            except ValueError:
-                hello = None
-            if isinstance(hello, dict) and hello.get("type") == "hello":
+        with contextlib.suppress(ProtocolError):  # any hello that is not one: the documented 'auth' refusal
+            hello = decode(first)
+            if hello.get("type") == "hello":
                 access = room.access(hello.get("token"))
         if access is None:
             await ws.send_text(json.dumps({"type": "error", "code": "auth",
@@ -305,42 +378,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return
             if message.get("type") == "websocket.disconnect":
                 return
-            raw = message.get("text")
-            if raw is None and message.get("bytes") is not None:
-                raw = message["bytes"].decode("utf-8", "replace")
-            raw = raw or ""
             if not conn.allow():
                 conn.refused += 1
                 conn.send(ProtocolError("rate", "too many messages: slow down").payload())
                 if conn.refused > 200:
                     conn.close()
                 continue
-            if len(raw.encode("utf-8")) > settings.max_message:
-                conn.send(ProtocolError("size", f"a message is at most {settings.max_message} bytes").payload())
-                continue
             try:
-                msg = json.loads(raw)
-            except ValueError:
-                conn.send(ProtocolError("bad-json", "messages are JSON objects").payload())
-                continue
-            if not isinstance(msg, dict):
-                conn.send(ProtocolError("bad-json", "messages are JSON objects").payload())
-                continue
-            kind = msg.get("type")
-            if kind == "move":
-                try:
-                    await rooms().play(room, conn.access.seats, msg.get("move"), msg.get("expect"), conn)
-                except ProtocolError as exc:
-                    conn.send(exc.payload())
-                    if exc.code in ("stale", "turn", "conflict"):
-                        room.send_state(conn)
-            elif kind == "ping":
-                conn.send({"type": "pong"})
-            elif kind == "sync":
-                room.send_state(conn)
-            elif kind == "hello":
-                conn.send(ProtocolError("bad-type", "already connected").payload())
-            else:
-                conn.send(ProtocolError("bad-type", "message types: move, sync, ping").payload())
+                await _handle(room, conn, decode(message))
+            except ProtocolError as exc:
+                conn.send(exc.payload())
+            except Exception:  # one message must never take the connection (or the server) down
+                log.exception("game %s: a websocket message could not be handled", room.id)
+                conn.send(ProtocolError("internal", "the server could not handle that message").payload())
+
+    async def _handle(room: Room, conn: Connection, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "move":
+            try:
+                await rooms().play(room, conn.access.seats, msg.get("move"), msg.get("expect"), conn)
+            except ProtocolError as exc:
+                conn.send(exc.payload())
+                if exc.code in ("stale", "turn", "conflict"):
+                    room.send_state(conn)
+        elif kind == "ping":
+            conn.send({"type": "pong"})
+        elif kind == "sync":
+            room.send_state(conn)
+        elif kind == "hello":
+            conn.send(ProtocolError("bad-type", "already connected").payload())
+        else:
+            conn.send(ProtocolError("bad-type", "message types: move, sync, ping").payload())
 
     return app

@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import tracklayer
-from tracklayer.bots import make_bot
+from tracklayer.bots import RandomBot, make_bot, resolve_bot
+from tracklayer.bots.base import bot_view
+from tracklayer.server.botpool import INLINE_BOTS, BotPool, Choice
 from tracklayer.server.db import GameRecord, MoveConflict, Store
 
 log = logging.getLogger("tracklayer.server")
@@ -118,12 +120,25 @@ class Connection:
 
 
 @dataclass
+class SeatBot:
+    """A bot seat: its registry name and seed (all a pool worker needs to build the same bot), the bot
+    object itself for the cheap bots that think in the server process, and a random bot of the same
+    seed for the move played when the pool does not answer in time."""
+
+    name: str
+    seed: int
+    inline: Any | None
+    fallback: RandomBot
+    last: Choice | None = None  # the last pool answer (tests read where the move was chosen)
+
+
+@dataclass
 class Room:
     record: GameRecord
     game: Any
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
-    bots: dict[int, Any] = field(default_factory=dict)
+    bots: dict[int, SeatBot] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     broken: str | None = None
     last_used: float = field(default_factory=time.monotonic)
@@ -133,8 +148,9 @@ class Room:
     def id(self) -> str:
         return self.record.id
 
-    def access(self, token: str) -> Access | None:
-        if not isinstance(token, str) or not token:
+    def access(self, token: Any) -> Access | None:
+        # tokens are short URL-safe ASCII; anything else is no token (compare_digest refuses non-ASCII str)
+        if not isinstance(token, str) or not token or len(token) > 128 or not token.isascii():
             return None
         rec = self.record
         for i, seat in enumerate(rec.seats):
@@ -300,13 +316,22 @@ def _settle(settled: list[tuple[asyncio.Future[None], BaseException | None]]) ->
             fut.set_exception(error)
 
 
-def _make_bot(name: str) -> Any:
+def _make_bot(name: str) -> SeatBot:
     """A bot for a seat; the random bot stands in for one that cannot be built (and says so in the log)."""
+    seed = secrets.randbits(64)
+    key = resolve_bot(name)
+    if key is None:
+        log.error("bot %r is not in the registry; the random bot plays instead", name)
+        key = "random"
     try:
-        return make_bot(name, secrets.randbits(64))
+        inline = make_bot(key, seed) if key in INLINE_BOTS else None
+        if inline is None:
+            make_bot(key, seed)  # fails here, not in every worker, if it cannot be built
     except Exception:
         log.exception("bot %r cannot be built; the random bot plays instead", name)
-        return make_bot("random", secrets.randbits(64))
+        key = "random"
+        inline = make_bot(key, seed)
+    return SeatBot(key, seed, inline, RandomBot(seed))
 
 
 def _status(game: Any) -> str:
@@ -324,8 +349,10 @@ class Rooms:
     """
 
     def __init__(self, store: Store, bot_delay: float = 0.4, idle_seconds: float = 900.0,
-                 max_rooms: int = 2000) -> None:
+                 max_rooms: int = 2000, pool: BotPool | None = None) -> None:
         self.store = store
+        self._pool = pool
+        self.bot_moves: dict[str, int] = {"pool": 0, "inline": 0, "fallback": 0}
         self.bot_delay = bot_delay
         self.idle_seconds = idle_seconds
         self.max_rooms = max_rooms
@@ -333,6 +360,14 @@ class Rooms:
         self.committer = Committer(store)
         self._loading: dict[str, asyncio.Lock] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.cluster: Any = None  # several processes on PostgreSQL: tracklayer.server.cluster.Cluster
+
+    @property
+    def pool(self) -> BotPool:
+        """Where bots think (made on first use when none was given)."""
+        if self._pool is None:
+            self._pool = BotPool()
+        return self._pool
 
     def start(self) -> None:
         """Unload idle rooms from time to time (call with the event loop running)."""
@@ -358,6 +393,8 @@ class Rooms:
             if now - room.last_used < self.idle_seconds and len(gone) >= over:
                 break  # the rest were used more recently still
             del self.rooms[room.id]
+            if self.cluster is not None:
+                self.cluster.unloaded(room.id)
             gone.append(room.id)
             log.info("game %s unloaded (idle)", room.id)
         return gone
@@ -372,11 +409,20 @@ class Rooms:
             async with lock:
                 room = self.rooms.get(game_id)
                 if room is None:
-                    rec = await asyncio.to_thread(self.store.load_game, game_id)
-                    if rec is None:
+                    try:
+                        rec = await asyncio.to_thread(self.store.load_game, game_id)
+                        if rec is None:
+                            return None
+                        room = await asyncio.to_thread(self._build, rec)
+                    except (ValueError, KeyError, TypeError, tracklayer.TracklayerError):
+                        # a row this server cannot read is a game nobody can open, not a 500 (the
+                        # database failing is still one)
+                        log.exception("game %s cannot be loaded", game_id)
                         return None
-                    room = await asyncio.to_thread(self._build, rec)
+                    self._warm(room)
                     self.rooms[game_id] = room
+                    if self.cluster is not None:
+                        self.cluster.loaded(room)
             return room
         finally:  # also for unknown ids (a forged link must not leave a lock behind for ever)
             self._loading.pop(game_id, None)
@@ -391,19 +437,30 @@ class Rooms:
             broken = "this game's stored moves cannot be replayed by this version of tracklayer"
         room = Room(record=rec, game=game, broken=broken)
         rec.moves = []  # the engine holds the moves from here on
-        for i, s in enumerate(rec.seats):
-            if s["kind"] == "bot":
-                room.bots[i] = _make_bot(s.get("bot") or "bot")
+        self._seat_bots(room)
         log.info("game %s loaded (%d moves)", rec.id, len(game.moves))
         return room
 
     def add(self, rec: GameRecord, game: Any) -> Room:
         room = Room(record=rec, game=game)
-        for i, s in enumerate(rec.seats):
+        self._seat_bots(room)
+        self._warm(room)
+        self.rooms[rec.id] = room
+        if self.cluster is not None:
+            self.cluster.loaded(room)
+        return room
+
+    @staticmethod
+    def _seat_bots(room: Room) -> None:
+        for i, s in enumerate(room.record.seats):
             if s["kind"] == "bot":
                 room.bots[i] = _make_bot(s.get("bot") or "bot")
-        self.rooms[rec.id] = room
-        return room
+
+    def _warm(self, room: Room) -> None:
+        """The first room with a bot that thinks in the pool starts the pool's workers (a server
+        nobody plays such bots on never starts them). In the event loop: the pool is not thread-safe."""
+        if any(b.inline is None for b in room.bots.values()):
+            self.pool.warm()
 
     # ------------------------------------------------------------------ moves
     async def play(self, room: Room, seats: Iterable[int], text: Any, expect: Any,
@@ -474,6 +531,8 @@ class Rooms:
         g = room.game
         if g.is_over or room.broken or g.current_player not in room.bots:
             return
+        if self.cluster is not None and not self.cluster.owns(room.id):
+            return  # another server process runs this game's bots
         if room.bot_task is None or room.bot_task.done():
             room.bot_task = asyncio.get_running_loop().create_task(self._run_bots(room))
 
@@ -487,10 +546,8 @@ class Rooms:
                 if g.is_over or room.broken or seat not in room.bots:
                     return
                 candidate = g.clone()
-                try:  # in a thread: a thinking bot must not stall the other games
-                    action = await asyncio.to_thread(room.bots[seat].choose, candidate.view(seat),
-                                                     candidate.legal_actions())
-                    candidate.apply(action)
+                try:
+                    candidate.apply(await self._bot_action(room, seat, candidate))
                 except Exception:  # a bot that fails (or has no plan for this game) still moves
                     log.exception("game %s: bot of seat %d failed; it plays a random legal move", room.id, seat)
                     candidate = g.clone()
@@ -500,6 +557,24 @@ class Rooms:
                     await self._commit_bot(room, candidate, len(g.moves), str(candidate.moves[-1]))
                 except ProtocolError:
                     await asyncio.sleep(1)
+
+    async def _bot_action(self, room: Room, seat: int, game: Any) -> Any:
+        """The move of the bot at ``seat``: thought out in the pool (a cheap bot: here), or the seat's
+        fallback move when the pool gives no answer in time."""
+        bot = room.bots[seat]
+        legal = game.legal_actions()
+        if bot.inline is not None:
+            self.bot_moves["inline"] += 1
+            return bot.inline.choose(bot_view(bot.inline, game, seat), legal)
+        urgent = any(s["kind"] == "human" for s in room.record.seats)  # somebody waits for this move
+        choice = bot.last = await self.pool.choose(bot.name, bot.seed, game.view(seat), legal, urgent)
+        if choice.index is None:
+            log.warning("game %s: bot of seat %d gave no move (%s); a fallback move is played", room.id, seat,
+                        choice.reason)
+            self.bot_moves["fallback"] += 1
+            return bot.fallback.choose({}, legal)
+        self.bot_moves["pool"] += 1
+        return legal[choice.index]
 
     async def _commit_bot(self, room: Room, candidate: Any, n: int, text: str) -> None:
         try:
@@ -524,3 +599,5 @@ class Rooms:
                 room.bot_task.cancel()
             for c in room.connections:
                 c.close()
+        if self._pool is not None:
+            self._pool.close()

@@ -93,6 +93,11 @@ class PassCity(Action):
         return self.key[1]  # type: ignore[return-value]
 
 
+# Multi-rail moves (a turn's rails as one action), interned per board for the life of the process
+# and keyed by line sets that differ from game to game: cleared when full, so the long-lived heap that
+# every full garbage collection walks stays small (it was 50,000 actions).
+MULTI_MEMO = 2_048
+
 _BRACKETED = re.compile(r"[(\[]\s*(\d+)\s*,\s*(\d+)\s*[)\]]")
 _COMMA = re.compile(r"(\d)\s*,\s*(\d)")
 _HYPHEN = re.compile(r"\s*-\s*")
@@ -118,7 +123,7 @@ class ActionTable:
             return self.rail[lines[0]]
         action = self._multi.get(lines)
         if action is None:
-            if len(self._multi) > 50_000:
+            if len(self._multi) >= MULTI_MEMO:
                 self._multi.clear()
             text = "rail " + " ".join(self.board.edge_text(e) for e in lines)
             action = self._multi[lines] = PlaceRails(("rails", lines), text)

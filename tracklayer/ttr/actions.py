@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     from tracklayer.ttr.board import Board
 
 NONE = -1  # "no colour" in a payment: only locomotives were played
+# The action table lives as long as its board (the whole process); these memos are keyed by ticket
+# offers, which differ from game to game, so they are cleared when full: unbounded, they grew the
+# long-lived heap (tens of thousands of lists and actions) that every full garbage collection walks.
+KEEP_MEMO = 4_096  # ticket subsets -> their KeepTickets action
+KEEP_LISTS_MEMO = 1_024  # (offer, min, max long) -> every legal subset to keep (was 50,000)
 
 
 class DrawCard(Action):
@@ -120,8 +125,10 @@ class ActionTable:
         # payment-indexed caches: [target][color + 1][n_loco] for claims/pay, dict for stations/keeps
         self._claims: list[list[list[ClaimRoute | None]]] = [
             [[None] * (r.length + 1) for _ in range(n_cards)] for r in board.routes]
+        # bounded by the board (cities x colours x payments): interned for the life of the board
         self._stations: dict[tuple[int, int, int, int], BuildStation] = {}
         self._pays: dict[tuple[int, int, int], PayTunnel] = {}
+        # keyed by the tickets offered, which differ from game to game: cleared when full (see KEEP_MEMO)
         self._keeps: dict[tuple[int, ...], KeepTickets] = {}
         self._keep_lists: dict[tuple[object, ...], list[KeepTickets]] = {}
 
@@ -174,6 +181,8 @@ class ActionTable:
     def keep(self, tickets: tuple[int, ...]) -> KeepTickets:
         action = self._keeps.get(tickets)
         if action is None:
+            if len(self._keeps) >= KEEP_MEMO:
+                self._keeps.clear()  # actions compare by key: a new object equals the old one
             ids = " ".join(self.board.tickets[t].id for t in tickets) or "none"  # Mega: no long ticket
             action = self._keeps[tickets] = KeepTickets(("keep", tickets), f"keep {ids}")
         return action
@@ -183,7 +192,7 @@ class ActionTable:
         key = (tuple(offer), min_keep, max_long)
         found = self._keep_lists.get(key)
         if found is None:
-            if len(self._keep_lists) > 50_000:
+            if len(self._keep_lists) >= KEEP_LISTS_MEMO:
                 self._keep_lists.clear()
             found = self._keep_lists[key] = self._keep_choices(offer, min_keep, max_long)
         return list(found)  # callers may keep or edit their list; the memo stays intact

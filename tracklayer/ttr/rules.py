@@ -33,6 +33,17 @@ from tracklayer.ttr.state import FREE, INITIAL, KEEP, MAIN, OVER, SECOND_DRAW, T
 
 TUNNEL_REVEAL = 3
 
+# Bounds of the memos below. A Rules object is shared by every game on its board for the life of the
+# process (a server runs for weeks), so a memo keyed by positions must not grow without end: it is
+# cleared when full (one rebuild), which keeps the long-lived heap, and with it the time of every full
+# garbage collection, bounded. Sizes: comfortably above what one game's positions repeat.
+PAY_MEMO_HANDS = 8_192  # hands -> payment options (was 20,000)
+DRAWS_MEMO = 4_096  # markets -> the card kinds on them
+FREE_CITIES_MEMO = 4_096  # station owners -> the free cities (was 10,000)
+BIT_LISTS_MEMO = 8_192  # route bitmasks -> their route indices (was unbounded)
+CLAIMABLE_MEMO = 32  # the key changes only on claims: recent positions are all that repeat
+COLOR_MEMO = 512  # per colour: its available routes -> its claimable groups
+
 
 class Rules:
     """The rules of one board + variant; stateless apart from those (states are passed in)."""
@@ -192,11 +203,11 @@ class Rules:
         market = s.market
         draws = self._draws.get(tuple(market))
         if draws is None:
-            if len(self._draws) > 4_096:
+            if len(self._draws) >= DRAWS_MEMO:
                 self._draws.clear()
             draws = self._draws[tuple(market)] = tuple(sorted({c for c in market if c != EMPTY}))
         memo = self._pay_memo
-        if len(memo) > 20_000:
+        if len(memo) >= PAY_MEMO_HANDS:
             memo.clear()
         hkey = tuple(hand)  # hashed once here; the inner memo is keyed by small ints
         hmemo = memo.get(hkey)
@@ -239,7 +250,7 @@ class Rules:
                 okey = tuple(owners)
                 free = self._free_cities.get(okey)
                 if free is None:
-                    if len(self._free_cities) > 10_000:
+                    if len(self._free_cities) >= FREE_CITIES_MEMO:
                         self._free_cities.clear()
                     free = self._free_cities[okey] = tuple(c for c in self._city_ids if owners[c] == FREE)
                 if free:
@@ -263,8 +274,8 @@ class Rules:
         out = memo.get(key)
         if out is not None:
             return out
-        if len(memo) > 32:  # the key changes only on claims: recent positions are all that repeat, and a
-            memo.clear()  # small memo keeps the garbage collector's long-lived generation small
+        if len(memo) >= CLAIMABLE_MEMO:
+            memo.clear()
         open_routes = s.open_routes
         avail = open_routes & ~key[1] & self._wagon_masks[key[2]]
         for low, high in self._identical:
@@ -283,9 +294,11 @@ class Rules:
                     if sub:
                         routes = lists.get(sub)
                         if routes is None:
+                            if len(lists) >= BIT_LISTS_MEMO:
+                                lists.clear()
                             routes = lists[sub] = tuple(i for i in range(sub.bit_length()) if sub >> i & 1)
                         found.append((length, ferry, order, routes))
-                if len(cmemo) > 512:
+                if len(cmemo) >= COLOR_MEMO:
                     cmemo.clear()
                 entry = cmemo[bits] = (color, tuple(found))
             if color == GRAY:

@@ -4,6 +4,7 @@
 // Trans Europa / America: the triangular grid, double-cost lines, city dots, rails and start markers.
 import { s, CARD_FILL, CARD_LETTER, DARK_TEXT, PLAYER_COLORS, PLAYER_INK, PLAYER_SYMBOLS, cards, colorName, gameTitle } from "/static/common.js";
 import { t } from "/static/i18n.js";
+import { geoLayer } from "/static/geo.js";
 
 // What a Ticket to Ride route asks for, in words: "4 red cards", "3 cards of one colour, 1 of them a locomotive".
 export function routeNeed(board, r) {
@@ -53,11 +54,14 @@ export class TTRBoard {
     this.b = board;
     this.on = handlers;
     const [x0, y0, x1, y1] = board.bounds;
-    const pad = 46;
+    // a tall board (New York) is drawn smaller on a wide page: larger labels (class tall-board) and room for them (issue #14)
+    const tall = y1 - y0 > 1.2 * (x1 - x0), pad = tall ? 75 : 46;
     this.svg = s("svg", { viewBox: `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`, role: "group",
       "aria-label": t("board.label", { name: gameTitle(board.game, board.name) }) });
     this.svg.append(defs(), s("rect", { x: x0 - pad, y: y0 - pad, width: x1 - x0 + 2 * pad, height: y1 - y0 + 2 * pad, fill: "url(#paper)" }),
       s("rect", { x: x0 - pad, y: y0 - pad, width: x1 - x0 + 2 * pad, height: y1 - y0 + 2 * pad, fill: "url(#grid)" }));
+    this.svg.append(geoLayer(board, [x0 - pad, y0 - pad, x1 + pad, y1 + pad])); // land and sea, under everything
+    if (tall) this.svg.classList.add("tall-board");
     this.routeLayer = s("g", {});
     this.overLayer = s("g", { "pointer-events": "none" });
     this.cityLayer = s("g", {});
@@ -304,6 +308,7 @@ export class TransBoard {
     const x0 = Math.min(...xs) - 30, y0 = Math.min(...ys) - 30, x1 = Math.max(...xs) + 30, y1 = Math.max(...ys) + 46;
     this.svg = s("svg", { viewBox: `${x0} ${y0} ${x1 - x0} ${y1 - y0}`, role: "group", "aria-label": t("board.label", { name: gameTitle(board.game, board.name) }) });
     this.svg.append(defs(), s("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, fill: "#e7eff0" }));
+    this.svg.append(geoLayer(board, [x0, y0, x1, y1], this.P)); // land, sea, rivers, mountain tint
     this.edgeLayer = s("g", {});
     this.railLayer = s("g", { "pointer-events": "none" });
     this.hintLayer = s("g", { "pointer-events": "none" });

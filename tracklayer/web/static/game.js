@@ -61,7 +61,8 @@ function connect() {
   ws.onclose = (ev) => {
     ui.online = false; renderTop();
     if (ev.code === 4401 || ev.code === 4404) return;
-    setTimeout(connect, ui.retry);
+    // jittered: when a server process dies, its clients do not all come back at the same instant
+    setTimeout(connect, ui.retry * (0.5 + Math.random()));
     ui.retry = Math.min(ui.retry * 2, 8000);
   };
 }

@@ -1,5 +1,6 @@
 import { h, s, icon, logo, token, store, PLAYER_COLORS, CARD_FILL, gameTitle, variantTitle } from "/static/common.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
+import { geoLayer } from "/static/geo.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = { games: [], bots: [] };
@@ -21,6 +22,7 @@ function miniArt(board) {
     const sc = Math.min(190 / (x1 - x0), 84 / (y1 - y0));
     const ox = (200 - (x1 - x0) * sc) / 2, oy = (92 - (y1 - y0) * sc) / 2;
     const P = (c) => [ox + (c.x - x0) * sc, oy + (c.y - y0) * sc];
+    svg.append(s("g", { transform: `translate(${ox - x0 * sc} ${oy - y0 * sc}) scale(${sc})` }, geoLayer(board, [x0, y0, x1, y1])));
     for (const r of board.routes) {
       const [ax, ay] = P(board.cities[r.a]); const [bx, by] = P(board.cities[r.b]);
       svg.append(s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: CARD_FILL[r.color] || "#999", "stroke-width": 2.2,
@@ -32,6 +34,9 @@ function miniArt(board) {
     const minx = Math.min(...xs), maxx = Math.max(...xs), miny = Math.min(...ys), maxy = Math.max(...ys);
     const sc = Math.min(190 / (maxx - minx), 84 / (maxy - miny));
     const P = (i) => [5 + (board.points[i][0] - minx) * sc, 4 + (board.points[i][1] * 1.732 - miny) * sc];
+    // the map is drawn in TransBoard's units (x·15, row·15·√3); these tiles use x, row·√3
+    svg.append(s("g", { transform: `translate(${5 - minx * sc} ${4 - miny * sc}) scale(${sc / 15})` },
+      geoLayer(board, [minx * 15, miny * 15, maxx * 15, maxy * 15])));
     for (const e of board.edges) {
       const [ax, ay] = P(e.a); const [bx, by] = P(e.b);
       svg.append(s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: e.cost > 1 ? "#7a5b3a" : "#9fb2b8", "stroke-width": e.cost > 1 ? 1.4 : 0.7 }));

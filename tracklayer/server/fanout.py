@@ -1,0 +1,220 @@
+"""Moves stored by one server process reach the rooms of every other process: PostgreSQL LISTEN/NOTIFY.
+
+Several ``tracklayer serve`` processes (on one host or several) share one PostgreSQL database. Each
+keeps its own rooms in memory, so a move committed by process A must reach the clients that process
+B serves, in order, without polling. The writer announces every stored move with ``pg_notify`` *in
+the transaction that inserts it* (:func:`notify_sql`, called by ``Store.append_batch`` and
+``Store.append_move``): PostgreSQL delivers a notification only when its transaction commits, so a
+process never hears of a move that is not stored, and never misses one that is while it listens.
+
+Each process listens on one dedicated connection (:class:`Fanout`). A notification carries
+``(game_id, idx, text)`` of each move, so the common case needs no read: a room in memory whose
+next index is ``idx`` applies the text with the engine, then pushes the new state to its clients
+exactly as a local move would. Anything else falls back to the database, which is the truth:
+
+* a gap (the notification is for a later index than the room's next one: a notification missed,
+  or a room loaded while the move was on its way) reads the moves since the room's last one;
+* a duplicate or an old index (the process's own moves come back to it too) changes nothing;
+* after the listener (re)connects, every room in memory is brought up to date from the database,
+  since notifications sent while nobody listened are lost;
+* a stored move the engine cannot apply to the room's position means the room is wrong, not the
+  database: it is rebuilt from the stored log.
+
+All of that happens under the room's lock, the one the move pipeline holds while it commits, so a
+room never applies a move twice or out of order, and the moves a process commits itself are
+already in the room when their notification is handled. Nothing else crosses between processes:
+no cluster protocol, just the database and its commit order. The lobby list and the game summary
+are read from the database or from a room kept current this way, so they need nothing more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from typing import TYPE_CHECKING, Any
+
+import tracklayer
+
+if TYPE_CHECKING:
+    from tracklayer.server.rooms import Room, Rooms
+
+log = logging.getLogger("tracklayer.server")
+
+CHANNEL = "tracklayer_moves"
+MAX_PAYLOAD = 7000  # bytes of one notification (PostgreSQL's limit is 8000)
+
+# a dead peer is noticed by TCP keepalives within ~25 s even when no packet says so (a host that
+# vanished, a cable pulled): a listener that hears nothing cannot tell silence from a broken link
+KEEPALIVES: dict[str, Any] = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5,
+                              "keepalives_count": 3}
+
+
+def notify_sql(moves: list[tuple[str, int, str]]) -> tuple[str, tuple[str, ...]]:
+    """One ``SELECT pg_notify(...), ...`` statement announcing ``moves`` (``(game_id, idx, text)``).
+
+    One statement whatever the batch size (the writer thread wants few statements per batch), with
+    the moves split over as many notifications as PostgreSQL's 8000-byte payload limit requires.
+    Each payload is ASCII JSON ``[[game_id, idx, text], ...]`` (so its length in bytes is known).
+    """
+    payloads: list[str] = []
+    chunk: list[str] = []
+    size = 2
+    for game_id, idx, text in moves:
+        item = json.dumps([game_id, idx, text], separators=(",", ":"))
+        if chunk and size + len(item) + 1 > MAX_PAYLOAD:
+            payloads.append("[" + ",".join(chunk) + "]")
+            chunk, size = [], 2
+        chunk.append(item)
+        size += len(item) + 1
+    if chunk:
+        payloads.append("[" + ",".join(chunk) + "]")
+    calls = ", ".join(["pg_notify(%s, %s)"] * len(payloads))
+    return f"SELECT {calls}", tuple(v for p in payloads for v in (CHANNEL, p))
+
+
+def libpq_url(url: str) -> str:
+    """The database URL as libpq reads it (SQLAlchemy's ``postgresql+psycopg://`` is not one)."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class Fanout:
+    """This process's listener: applies the moves other processes store to the rooms it has in memory.
+
+    ``start()`` runs the listener as a task of the event loop (psycopg's async connection), which
+    reconnects with a growing delay when the connection is lost and resynchronises every loaded
+    room after each (re)connection. ``resync(game_id)`` brings one room up to date from the
+    database (a room just loaded, or just taken over by this process).
+    """
+
+    def __init__(self, rooms: Rooms, url: str) -> None:
+        self.rooms = rooms
+        self.url = libpq_url(url)
+        self.connected = asyncio.Event()
+        self._pending: dict[str, dict[int, str]] = {}  # moves announced per game, not yet applied
+        self._full: set[str] = set()  # games to bring up to date from the database
+        self._workers: dict[str, asyncio.Task[None]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._listen(), name="tracklayer-fanout")
+
+    async def close(self) -> None:
+        tasks = [t for t in (self._task, *self._workers.values()) if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+
+    # ------------------------------------------------------------------ listening
+    async def _listen(self) -> None:
+        import psycopg
+
+        delay = 0.25
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(
+                    self.url, autocommit=True, application_name=f"tracklayer listen {os.getpid()}", **KEEPALIVES)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    delay = 0.25
+                    self.connected.set()
+                    log.info("listening for moves of other server processes")
+                    for game_id in list(self.rooms.rooms):  # whatever was stored while nobody listened
+                        self.resync(game_id)
+                    async for note in conn.notifies():
+                        self._heard(note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the connection broke or could not be made: try again
+                log.warning("move listener: %s; reconnecting in %.1f s", str(exc).strip().splitlines()[0]
+                            if str(exc).strip() else type(exc).__name__, delay)
+            self.connected.clear()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    def _heard(self, payload: str) -> None:
+        try:
+            items = json.loads(payload)
+        except ValueError:
+            log.warning("move listener: a notification that is not JSON (ignored)")
+            return
+        if not isinstance(items, list):
+            return
+        rooms = self.rooms.rooms
+        for item in items:
+            try:
+                game_id, idx, text = item
+            except (TypeError, ValueError):
+                continue
+            if not (isinstance(game_id, str) and isinstance(idx, int) and isinstance(text, str)):
+                continue
+            room = rooms.get(game_id)
+            if room is None or idx < len(room.game.moves):  # not loaded here, or already applied
+                continue
+            self._pending.setdefault(game_id, {})[idx] = text
+            self._wake(game_id)
+
+    def resync(self, game_id: str) -> None:
+        """Bring the room of ``game_id`` (if loaded) up to date from the database, then let its bots
+        move if this process runs them."""
+        self._full.add(game_id)
+        self._wake(game_id)
+
+    def _wake(self, game_id: str) -> None:
+        if game_id not in self._workers:
+            self._workers[game_id] = asyncio.get_running_loop().create_task(self._drain(game_id))
+
+    async def _drain(self, game_id: str) -> None:
+        """One task per game with news: applies it, then whatever arrived meanwhile, then ends."""
+        try:
+            while True:
+                pending = self._pending.pop(game_id, {})
+                full = game_id in self._full
+                self._full.discard(game_id)
+                if not pending and not full:
+                    return
+                room = self.rooms.rooms.get(game_id)
+                if room is not None:
+                    try:
+                        await self.catch_up(room, pending, full)
+                    except Exception:
+                        log.exception("game %s: applying moves of another process failed", game_id)
+        finally:
+            self._workers.pop(game_id, None)
+
+    # ------------------------------------------------------------------ applying
+    async def catch_up(self, room: Room, pending: dict[int, str], full: bool) -> None:
+        """Apply the moves the room lacks: from ``pending`` (index -> text, as announced) when they
+        follow on from the room's position, else (a gap, or ``full``) from the database."""
+        async with room.lock:
+            if room.broken:
+                return
+            game = room.game
+            n = len(game.moves)
+            texts: list[str] = []
+            while n + len(texts) in pending:
+                texts.append(pending[n + len(texts)])
+            if full or any(i >= n + len(texts) for i in pending):  # a gap: the database has every move
+                rows = await asyncio.to_thread(self.rooms.store.load_moves_since, room.id, n)
+                texts = [text for k, (i, text) in enumerate(rows) if i == n + k]
+            if texts:
+                candidate = game.clone()
+                try:
+                    for text in texts:
+                        candidate.apply(text)
+                except tracklayer.TracklayerError:
+                    log.error("game %s: stored moves from %d do not follow on in memory; reloading", room.id, n)
+                    await self.rooms._reload(room)
+                    return
+                room.game = candidate
+                room.record.status = "over" if candidate.is_over else ("running" if candidate.moves else "open")
+                log.debug("game %s: moves %d-%d from another process", room.id, n, n + len(texts) - 1)
+                room.broadcast()
+        self.rooms.kick_bots(room)
