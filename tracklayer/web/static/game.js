@@ -264,7 +264,8 @@ function render() {
   const v = view();
   const L = legal();
   // rounds finished before this page opened count as seen, except one that has just ended (no rail laid since)
-  if (ui.roundsSeen === null) ui.roundsSeen = (v.rounds?.length ?? 0) - (v.rounds?.length && !v.rails?.length ? 1 : 0);
+  // or the one that ended the game
+  if (ui.roundsSeen === null) ui.roundsSeen = (v.rounds?.length ?? 0) - (v.rounds?.length && (!v.rails?.length || ui.st.over) ? 1 : 0);
   if (!isTTR() && v.rounds && v.rounds.length > ui.roundsSeen) ui.roundShown = v.rounds.length - 1; // a round just ended
   const last = lastTurns();
   if (isTTR()) {
