@@ -139,6 +139,8 @@ def test_lobby_create_and_play_against_bots(web_server: Server, page: Any, shots
             break
         play_one_turn(page)
     wait_my_turn(page)
+    page.evaluate("() => { document.getElementById('toast').hidden = true; }")  # an earlier refusal's message
+    page.wait_for_timeout(900)  # the last cars and cards settle
     page.screenshot(path=str(shots / "game.png"))
 
 
@@ -238,8 +240,10 @@ def test_phone_width_and_keyboard(web_server: Server, browser: Any, shots: Path)
         page.keyboard.press("Enter")
         wait_moves_after(page, n)
         wait_my_turn(page)
+        # the routes are one tab stop (roving focus: the arrow keys move between them), each a labelled button
         n_routes = len(page.evaluate("() => window.__tracklayer.board.routes"))
-        assert page.locator("g.route[tabindex='0']").count() == n_routes
+        assert page.locator("g.route[tabindex='0']").count() == 1
+        assert page.locator("g.route[tabindex='-1'][role='button'][aria-label]").count() == n_routes - 1
         page.focus("#all-moves")
         page.select_option("#all-moves", "draw deck")
         page.focus("#all-moves + button")
@@ -330,7 +334,8 @@ def test_trans_special_cards_explained_keyboard_and_phone(web_server: Server, br
             page.locator("#action button").first.focus()
         else:
             point = page.locator(f'g.pt[data-point="{start}"]')
-            assert point.get_attribute("tabindex") == "0"
+            assert point.get_attribute("tabindex") in ("0", "-1")  # one tab stop for the board: arrows move
+            assert point.get_attribute("role") == "button"
             point.focus()
         page.keyboard.press("Enter")
         wait_moves_after(page, n)

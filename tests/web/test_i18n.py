@@ -291,7 +291,7 @@ def test_lobby_and_game_in_german_and_italian(web_server: Server, browser: Any, 
         assert "Zielkarten" in page.text_content("#action h2")
         assert "Zielkarten behalten" in page.inner_text("#confirm")
         assert "Du bist am Zug" in page.inner_text(".turnbar")
-        side = page.text_content("#side")
+        side = page.text_content("#game")  # the side column and the players' strip above the board
         assert "Spieler" in side and "Auslage" in side
         for english in ("Your turn", "Players", "Market", "Destination tickets", "Keep"):
             assert english not in side, english
@@ -330,7 +330,7 @@ def test_trans_game_in_italian(web_server: Server, browser: Any, shots: Path) ->
         assert it[f"special.{card['id']}.title"] in box and it[f"special.{card['id']}.text"] in box
         assert card["text"] not in box  # the English text is not shown to an Italian player
         assert "Come funzionano le carte speciali" in box
-        assert "Giocatori" in page.text_content("#side") and "Le tue città" in page.text_content("#side")
+        assert "Giocatori" in page.text_content("#strip") and "Le tue città" in page.text_content("#side")
         assert "Trans Europa" in page.inner_text("#topbar")
         page.screenshot(path=str(shots / "trans-it.png"))
         # a protocol error arrives as a code and is shown translated; an engine refusal wrapped in Italian

@@ -61,7 +61,7 @@ def settle(page: Any) -> dict[str, Any]:
 
 def tap_route(page: Any, game: str, a: str, b: str, color: str | None = None) -> None:
     i = route_index(game, a, b, color)
-    page.locator(f'.route[data-route="{i}"] .route-hit').click()
+    page.locator(f'.route[data-route="{i}"]').click()
     if page.locator("#sc-sheet").count():  # a double route: pick the lane
         page.locator(f'#sc-sheet .lane[data-lane="{i}"]').click()
 
@@ -147,12 +147,12 @@ def test_a_europe_game_entered_by_tapping(web_server: Server, browser: Any, tmp_
         choose_player(page, 2)
         page.click('.sc-modes [data-mode="routes"]')
         i = route_index("ttr-europe", "Paris", "Frankfurt", "orange")
-        page.locator(f'.route[data-route="{i}"] .route-hit').click()
+        page.locator(f'.route[data-route="{i}"]').click()
         page.locator(f'#sc-sheet .lane[data-lane="{i}"]').click()
         assert "only one lane" in page.inner_text("#toast")
         tap_route(page, "ttr-europe", "Berlin", "Danzig")
         assert "already Bob's" in page.inner_text("#toast")
-        page.locator(f'.route[data-route="{i}"] .route-hit').click()
+        page.locator(f'.route[data-route="{i}"]').click()
         page.keyboard.press("Escape")  # the lane sheet closes with Escape, nothing taken
         assert page.locator("#sc-sheet").count() == 0
         assert settle(page)["doc"] == doc
@@ -239,7 +239,7 @@ def test_a_refused_position_shows_the_servers_message(web_server: Server, browse
         page.fill("#sc-paste-text", json.dumps(full))
         page.click("#sc-paste-load")
         assert settle(page)["error"] is None
-        page.locator(f'.route[data-route="{extra["i"]}"] .route-hit').click(force=True)
+        page.locator(f'.route[data-route="{extra["i"]}"]').click(force=True)
         assert page.inner_text("#toast") == f"Ann has only {bd['wagons']} wagons."
         assert settle(page)["doc"] == full
         # not JSON at all: the server's message for the file, the position unchanged

@@ -2,7 +2,7 @@
 // Ticket to Ride: cities at their x/y, routes as rows of wagon spaces (double lanes side by side,
 // tunnels with dashed borders, ferries with locomotive marks), letters as well as colours.
 // Trans Europa / America: the triangular grid, double-cost lines, city dots, rails and start markers.
-import { s, CARD_FILL, CARD_LETTER, DARK_TEXT, PLAYER_COLORS, PLAYER_SYMBOLS, cards, gameTitle } from "/static/common.js";
+import { s, CARD_FILL, CARD_LETTER, DARK_TEXT, PLAYER_COLORS, PLAYER_INK, PLAYER_SYMBOLS, cards, colorName, gameTitle } from "/static/common.js";
 import { t } from "/static/i18n.js";
 import { geoLayer } from "/static/geo.js";
 
@@ -13,6 +13,17 @@ export function routeNeed(board, r) {
 }
 
 const CITY_R = 8;
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+// "Paris – Wien · 4 red cards · tunnel · claimed by Ann (●)": the tooltip of a route.
+function routeTip(board, r, owner, players) {
+  const A = board.cities[r.a].display, B = board.cities[r.b].display;
+  const parts = [`${A} – ${B}`, t("tip.length", { count: r.length }), r.color === "gray" ? t("tip.any_colour") : colorName(r.color)];
+  if (r.tunnel) parts.push(t("tip.tunnel"));
+  if (r.ferry) parts.push(t("tip.ferry", { count: r.ferry }));
+  parts.push(owner === null || owner === undefined ? t("board.free") : t("board.claimed_by", { name: `${players[owner]?.name ?? "?"} (${PLAYER_SYMBOLS[owner % 6]})` }));
+  return parts.join(" · ");
+}
 
 function defs() {
   return s("defs", {},
@@ -79,8 +90,11 @@ export class TTRBoard {
   drawRoute(r) {
     const g = this.geometry(r);
     const A = this.b.cities[r.a].display, B = this.b.cities[r.b].display;
-    const group = s("g", { class: "route", "data-route": r.i, tabindex: 0, role: "button",
+    // roving focus: one route is in the tab order (tabindex 0), the arrow keys move between them
+    const group = s("g", { class: "route", "data-route": r.i, tabindex: r.i === 0 ? 0 : -1, role: "button",
       "aria-label": t(r.tunnel ? "board.route_tunnel" : r.ferry ? "board.route_ferry" : "board.route", { a: A, b: B, need: routeNeed(this.b, r) }) });
+    const tip = s("title", {});
+    group.append(tip);
     const segs = g.segs.map(([cx, cy], j) => {
       const seg = s("g", { transform: `translate(${cx.toFixed(1)} ${cy.toFixed(1)}) rotate(${g.angle.toFixed(1)})` });
       const rect = s("rect", { class: "seg", x: -g.len / 2, y: -4.6, width: g.len, height: 9.2, rx: 1.8,
@@ -95,13 +109,49 @@ export class TTRBoard {
       return { seg, rect, text, base: label };
     });
     segs.forEach((x) => group.append(x.seg));
-    const hit = s("line", { class: "route-hit", x1: g.ax, y1: g.ay, x2: g.bx, y2: g.by, stroke: "transparent", "stroke-width": 13 });
-    group.prepend(hit);
+    // Two invisible strokes along the route: a core as wide as the cars, in the route's group (the gaps
+    // between cars are the route's too, never a twin lane's), and a hit stroke in a layer under every
+    // route (wider on a zoomed board, style.css --hit: a touch target of 44 px) that only catches what
+    // no car or core covers, so a wide stroke never takes a click meant for a neighbour.
+    const core = s("line", { class: "route-core", x1: g.ax, y1: g.ay, x2: g.bx, y2: g.by, stroke: "transparent", "stroke-width": 9 });
+    group.prepend(core);
+    if (!this.hitLayer) { this.hitLayer = s("g", { class: "hits" }); this.routeLayer.before(this.hitLayer); }
     const fire = () => this.on.route?.(r.i);
+    const hit = s("line", { class: "route-hit", "data-route": r.i, x1: g.ax, y1: g.ay, x2: g.bx, y2: g.by, stroke: "transparent", "stroke-width": 13 });
+    hit.addEventListener("click", fire);
+    this.hitLayer.append(hit);
     group.addEventListener("click", fire);
-    group.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fire(); } });
+    group.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fire(); return; }
+      const dir = ARROWS[e.key];
+      if (dir) { e.preventDefault(); this.focusRoute(this.neighbour(r.i, dir)); }
+    });
+    group.addEventListener("focus", () => this.focusRoute(r.i, false));
     this.routeLayer.append(group);
-    return { group, segs, g };
+    const mx = (g.ax + g.bx) / 2, my = (g.ay + g.by) / 2;
+    return { group, segs, g, tip, mid: [mx, my] };
+  }
+
+  // The route nearest to route i in the arrow's direction (within 60 degrees of it), for keyboard players.
+  neighbour(i, [dx, dy]) {
+    const [x0, y0] = this.routes[i].mid;
+    let best = i, bestScore = Infinity;
+    this.routes.forEach((o, j) => {
+      if (j === i) return;
+      const vx = o.mid[0] - x0, vy = o.mid[1] - y0, d = Math.hypot(vx, vy);
+      if (d < 0.5) return;
+      const along = (vx * dx + vy * dy) / d;
+      if (along < 0.5) return;
+      const score = d * (2 - along);
+      if (score < bestScore) { bestScore = score; best = j; }
+    });
+    return best;
+  }
+
+  focusRoute(i, move = true) {
+    this.routes.forEach((x, j) => x.group.setAttribute("tabindex", j === i ? 0 : -1));
+    this.rover = i;
+    if (move) this.routes[i].group.focus();
   }
 
   drawCity(c, i) {
@@ -123,26 +173,46 @@ export class TTRBoard {
 
   update(view, claimable, selected) {
     const owners = view.route_owner;
+    const before = this.owner;
     this.b.routes.forEach((r, i) => {
       const o = owners[i];
-      const { group, segs } = this.routes[i];
+      const { group, segs, g, tip } = this.routes[i];
+      const free = o === null || o === undefined;
       for (const x of segs) {
-        if (o === null || o === undefined) {
+        if (free) {
           x.rect.setAttribute("fill", CARD_FILL[r.color] || "#aaa");
+          x.rect.setAttribute("stroke", r.tunnel ? "#111" : "#3b3125");
+          x.rect.setAttribute("stroke-width", r.tunnel ? 1.6 : 1);
+          x.rect.setAttribute("y", -4.6); x.rect.setAttribute("height", 9.2);
           x.text.textContent = x.base;
+          x.text.setAttribute("font-size", 8);
           x.text.setAttribute("fill", x.base === "★" ? "#111" : (DARK_TEXT.has(r.color) ? "#333" : "#fff"));
         } else {
+          // a train car in the owner's livery: taller than a space, a black outline, the player's symbol
           x.rect.setAttribute("fill", PLAYER_COLORS[o % 6]);
+          x.rect.setAttribute("stroke", "#0d0d0d");
+          x.rect.setAttribute("stroke-width", 1.8);
+          x.rect.setAttribute("y", -6); x.rect.setAttribute("height", 12);
           x.text.textContent = PLAYER_SYMBOLS[o % 6];
-          x.text.setAttribute("fill", "#fff");
+          x.text.setAttribute("font-size", Math.min(10, g.len * 0.8));
+          x.text.setAttribute("fill", PLAYER_INK[o % 6]);
         }
       }
+      group.classList.toggle("owned", !free);
+      // a route claimed since the last update gets its cars placed (CSS animation, off with reduced motion)
+      if (!free && before.length && (before[i] === null || before[i] === undefined)) {
+        group.classList.remove("placed");
+        void group.getBBox?.();
+        group.classList.add("placed");
+      }
+      tip.textContent = routeTip(this.b, r, o, view.players);
       group.classList.toggle("claimable", claimable.has(i));
       group.classList.toggle("selected", selected === i);
       group.setAttribute("data-owner", o ?? "");
       const ownerName = o === null || o === undefined ? t("board.free") : t("board.claimed_by", { name: view.players[o].name });
       group.setAttribute("aria-description", claimable.has(i) ? t("board.claimable", { state: ownerName }) : ownerName);
     });
+    this.owner = [...owners];
     const stations = view.stations || {};
     this.b.cities.forEach((c, i) => {
       const o = stations[c.name];
@@ -151,6 +221,7 @@ export class TTRBoard {
       st.setAttribute("visibility", "visible");
       st.firstChild.setAttribute("fill", PLAYER_COLORS[o % 6]);
       st.lastChild.textContent = PLAYER_SYMBOLS[o % 6];
+      st.lastChild.setAttribute("fill", PLAYER_INK[o % 6]);
     });
   }
 
@@ -159,12 +230,61 @@ export class TTRBoard {
     this.b.cities.forEach((c, i) => this.cities[i].g.classList.toggle("hl", set.has(c.name)));
   }
 
-  showLongest(routeIndexes, seat) {
-    this.overLayer.replaceChildren();
+  layer(name) {
+    this.layers = this.layers || {};
+    if (!this.layers[name]) { this.layers[name] = s("g", { class: `layer-${name}` }); this.overLayer.append(this.layers[name]); }
+    return this.layers[name];
+  }
+
+  showLongest(routeIndexes, seat, keep = false) {
+    const layer = this.layer("longest");
+    if (!keep) layer.replaceChildren();
     for (const i of routeIndexes) {
       const { g } = this.routes[i];
-      this.overLayer.append(s("line", { class: "longest", x1: g.ax, y1: g.ay, x2: g.bx, y2: g.by, stroke: PLAYER_COLORS[seat % 6],
+      layer.append(s("line", { class: "longest", x1: g.ax, y1: g.ay, x2: g.bx, y2: g.by, stroke: PLAYER_COLORS[seat % 6],
         "stroke-width": 18, "stroke-opacity": .35, "stroke-linecap": "round" }));
+    }
+  }
+
+  // What each opponent did last: a halo in their colour around the routes and stations of their last turn,
+  // fading (CSS) but kept faintly until they move again. items: [{seat, routes: [i], cities: [name], key}]
+  showLastMoves(items) {
+    const layer = this.layer("last");
+    const old = new Map([...layer.children].map((el) => [el.dataset.key, el]));
+    layer.replaceChildren();
+    for (const it of items) {
+      const again = old.get(it.key); // unchanged since the last update: keep it (and its animation state)
+      if (again) { layer.append(again); continue; }
+      const g = s("g", { class: "lastmove", "data-seat": it.seat, "data-key": it.key });
+      const color = PLAYER_COLORS[it.seat % 6];
+      for (const i of it.routes) {
+        const { g: geo } = this.routes[i];
+        g.append(s("line", { x1: geo.ax, y1: geo.ay, x2: geo.bx, y2: geo.by, stroke: "#fff", "stroke-width": 26, "stroke-opacity": .75, "stroke-linecap": "round" }),
+          s("line", { x1: geo.ax, y1: geo.ay, x2: geo.bx, y2: geo.by, stroke: color, "stroke-width": 20, "stroke-opacity": .55, "stroke-linecap": "round" }));
+      }
+      for (const name of it.cities) {
+        const c = this.b.cities.find((x) => x.name === name);
+        if (c) g.append(s("circle", { cx: c.x + 9, cy: c.y - 12, r: 15, fill: color, "fill-opacity": .45, stroke: "#fff", "stroke-width": 3 }));
+      }
+      layer.append(g);
+    }
+  }
+
+  // A player's tickets on the map: a line between the two cities, solid when completed, dashed when failed.
+  showTickets(tickets, seat) {
+    const layer = this.layer("tickets");
+    layer.replaceChildren();
+    if (!tickets) return;
+    for (const tk of tickets) {
+      const A = this.b.cities.find((c) => c.name === tk.from), B = this.b.cities.find((c) => c.name === tk.to);
+      if (!A || !B) continue;
+      const color = tk.completed ? "#17803a" : "#c0162c";
+      const mx = (A.x + B.x) / 2, my = (A.y + B.y) / 2;
+      layer.append(s("g", { class: `ticket-line ${tk.completed ? "done" : "failed"}`, "data-seat": seat },
+        s("line", { x1: A.x, y1: A.y, x2: B.x, y2: B.y, stroke: "#fff", "stroke-width": 7, "stroke-linecap": "round", "stroke-opacity": .8 }),
+        s("line", { x1: A.x, y1: A.y, x2: B.x, y2: B.y, stroke: color, "stroke-width": 4, "stroke-linecap": "round", "stroke-dasharray": tk.completed ? null : "10 7" }),
+        s("circle", { cx: mx, cy: my, r: 10, fill: color, stroke: "#fff", "stroke-width": 2 }),
+        s("text", { x: mx, y: my + 4.5, "text-anchor": "middle", "font-size": 13, "font-weight": 900, fill: "#fff", text: tk.completed ? "✓" : "✗" })));
     }
   }
 }
@@ -266,29 +386,54 @@ export class TransBoard {
     return this.b.points.findIndex((p) => p[0] === x && p[1] === row);
   }
 
-  update(view, legal, mySeat) {
+  // opts.summary: a finished round (view.rounds[k]) drawn instead of the table: its rails, every player's
+  // revealed cities and missing lines. opts.last: each opponent's last turn, [{seat, lines, key}], haloed.
+  update(view, legal, mySeat, opts = {}) {
+    const summary = opts.summary || null;
+    const railsNow = summary ? summary.rails : view.rails;
+    const players = summary ? summary.players : view.players;
+    const seen = this.seenRails || null;
     this.railLayer.replaceChildren();
     this.hintLayer.replaceChildren();
+    // each other player's last turn, haloed; a halo already drawn is kept (its fading goes on undisturbed)
+    if (!this.lastLayer) { this.lastLayer = s("g", { class: "layer-last", "pointer-events": "none" }); this.railLayer.before(this.lastLayer); }
+    const old = new Map([...this.lastLayer.children].map((el) => [el.dataset.key, el]));
+    this.lastLayer.replaceChildren();
+    for (const it of summary ? [] : opts.last || []) {
+      if (!it.lines.length) continue;
+      const again = old.get(it.key);
+      if (again) { this.lastLayer.append(again); continue; }
+      const g = s("g", { class: "lastmove", "data-seat": it.seat, "data-key": it.key });
+      for (const line of it.lines) {
+        const e = this.edgeByText.get(line);
+        if (!e) continue;
+        const [ax, ay] = this.P[e.a], [bx, by] = this.P[e.b];
+        g.append(s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: PLAYER_COLORS[it.seat % 6], "stroke-width": 16, "stroke-opacity": .5, "stroke-linecap": "round" }));
+      }
+      this.lastLayer.append(g);
+    }
     // each rail in its player's colour and with its player's symbol (as TTR wagons are): colour is
     // never the only way to tell whose rail it is
-    for (const r of view.rails) {
+    for (const r of railsNow) {
       const e = this.edgeByText.get(r.line);
       if (!e) continue;
       const [ax, ay] = this.P[e.a], [bx, by] = this.P[e.b];
       const owner = r.player === null || r.player === undefined ? null : r.player;
-      const who = owner === null ? "" : `${view.players[owner]?.name ?? "?"} (${PLAYER_SYMBOLS[owner % 6]})`;
-      const g = s("g", { class: "rail", "data-line": r.line, "data-player": owner ?? "" },
+      const who = owner === null ? "" : `${players[owner]?.name ?? "?"} (${PLAYER_SYMBOLS[owner % 6]})`;
+      const fresh = !summary && seen && !seen.has(r.line);
+      const g = s("g", { class: `rail${fresh ? " placed" : ""}`, "data-line": r.line, "data-player": owner ?? "" },
         s("title", { text: who ? t("board.rail_by", { line: r.line, who }) : t("board.rail", { line: r.line }) }),
         s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: "#1d1d1d", "stroke-width": 7, "stroke-linecap": "round" }),
         s("line", { x1: ax, y1: ay, x2: bx, y2: by, stroke: owner === null ? "#444" : PLAYER_COLORS[owner % 6], "stroke-width": 4.5, "stroke-linecap": "round" }));
       if (owner !== null) {
         const mx = (ax + bx) / 2, my = (ay + by) / 2;
         g.append(s("circle", { cx: mx, cy: my, r: 5.8, fill: PLAYER_COLORS[owner % 6], stroke: "#111", "stroke-width": 1.2 }),
-          s("text", { class: "rail-symbol", x: mx, y: my + 2.9, "text-anchor": "middle", "font-size": 7.5, "font-weight": 800, fill: "#fff", text: PLAYER_SYMBOLS[owner % 6] }));
+          s("text", { class: "rail-symbol", x: mx, y: my + 2.9, "text-anchor": "middle", "font-size": 7.5, "font-weight": 800, fill: PLAYER_INK[owner % 6], text: PLAYER_SYMBOLS[owner % 6] }));
       }
       this.railLayer.append(g);
     }
-    for (const [seat, p] of view.players.entries()) {
+    if (!summary) this.seenRails = new Set(view.rails.map((r) => r.line));
+    for (const [seat, p] of players.entries()) {
       if (!p.start) continue;
       const idx = this.pointIndex(p.start);
       if (idx < 0) continue;
@@ -296,9 +441,35 @@ export class TransBoard {
       this.railLayer.append(s("g", { class: "start-marker", "data-player": seat },
         s("title", { text: t("board.start_marker", { name: `${p.name} (${PLAYER_SYMBOLS[seat % 6]})`, point: p.start }) }),
         s("circle", { cx: x, cy: y, r: 9, fill: PLAYER_COLORS[seat % 6], stroke: "#111", "stroke-width": 2 }),
-        s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: "#fff", "font-weight": 800, text: PLAYER_SYMBOLS[seat % 6] })));
+        s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: PLAYER_INK[seat % 6], "font-weight": 800, text: PLAYER_SYMBOLS[seat % 6] })));
     }
-    if (view.missing_lines && mySeat !== null) {
+    if (summary) {
+      // the round is over and every hand is revealed: each player's cities ringed in their colour with their
+      // symbol, and one cheapest set of the rails they were missing, dashed in their colour
+      summary.players.forEach((p, seat) => {
+        const color = PLAYER_COLORS[seat % 6];
+        for (const line of p.missing_lines || []) {
+          const e = this.edgeByText.get(line);
+          if (!e) continue;
+          const [ax, ay] = this.P[e.a], [bx, by] = this.P[e.b];
+          this.hintLayer.append(s("line", { class: "missing", "data-player": seat, x1: ax, y1: ay, x2: bx, y2: by, stroke: color,
+            "stroke-width": 4, "stroke-dasharray": "4 3", "stroke-linecap": "round" }));
+        }
+        (p.cities || []).forEach((name, k) => {
+          const c = this.b.cities.find((x) => x.name === name);
+          if (!c) return;
+          const [x, y] = this.P[c.point];
+          const ang = (seat * 60 + 30) * Math.PI / 180, bx = x + Math.cos(ang) * 12, by = y + Math.sin(ang) * 12;
+          this.railLayer.append(s("g", { class: "revealed-city", "data-player": seat, "data-city": name },
+            s("title", { text: t("board.city_of", { city: name, name: `${p.name} (${PLAYER_SYMBOLS[seat % 6]})` }) }),
+            s("circle", { cx: x, cy: y, r: 11, fill: "none", stroke: color, "stroke-width": 3 }),
+            s("circle", { cx: bx, cy: by, r: 5.5, fill: color, stroke: "#111", "stroke-width": 1 }),
+            s("text", { x: bx, y: by + 2.6, "text-anchor": "middle", "font-size": 7, "font-weight": 800, fill: PLAYER_INK[seat % 6], text: PLAYER_SYMBOLS[seat % 6] })));
+          void k;
+        });
+      });
+    }
+    if (!summary && view.missing_lines && mySeat !== null) {
       for (const t of view.missing_lines) {
         const e = this.edgeByText.get(t);
         if (!e) continue;
@@ -319,5 +490,51 @@ export class TransBoard {
       if (dot) dot.classList.toggle("legal", on);
       if (on) { g.setAttribute("tabindex", 0); g.setAttribute("role", "button"); g.setAttribute("aria-label", t("board.start_at", { point: g.dataset.point })); } else g.removeAttribute("tabindex");
     });
+    this.rove();
+  }
+
+  // Roving focus over the rails and start points that may be played now: one tab stop, the arrow keys move
+  // to the nearest one in that direction (as over the routes of a Ticket to Ride board).
+  rove() {
+    const items = [...this.edgeLayer.querySelectorAll('[role="button"][tabindex]'), ...this.pointLayer.querySelectorAll('[role="button"][tabindex]')];
+    this.focusables = items;
+    if (!items.length) return;
+    const keep = items.includes(this.rover) ? this.rover : items[0];
+    items.forEach((el) => el.setAttribute("tabindex", el === keep ? 0 : -1));
+    this.rover = keep;
+    if (!this.roving) {
+      this.roving = true;
+      const onKey = (e) => {
+        const dir = ARROWS[e.key];
+        const from = e.target.closest?.('[role="button"]');
+        if (!dir || !from || !this.focusables.includes(from)) return;
+        e.preventDefault();
+        const mid = (el) => { const b = el.getBBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+        const [x0, y0] = mid(from);
+        let best = from, bestScore = Infinity;
+        for (const el of this.focusables) {
+          if (el === from) continue;
+          const [x, y] = mid(el), vx = x - x0, vy = y - y0, d = Math.hypot(vx, vy);
+          if (d < 0.5) continue;
+          const along = (vx * dir[0] + vy * dir[1]) / d;
+          if (along < 0.5) continue;
+          const score = d * (2 - along);
+          if (score < bestScore) { bestScore = score; best = el; }
+        }
+        this.focusables.forEach((el) => el.setAttribute("tabindex", el === best ? 0 : -1));
+        this.rover = best;
+        best.focus();
+      };
+      this.edgeLayer.addEventListener("keydown", onKey);
+      this.pointLayer.addEventListener("keydown", onKey);
+      const onFocus = (e) => {
+        const el = e.target.closest?.('[role="button"]');
+        if (!el || !this.focusables.includes(el)) return;
+        this.focusables.forEach((x) => x.setAttribute("tabindex", x === el ? 0 : -1));
+        this.rover = el;
+      };
+      this.edgeLayer.addEventListener("focusin", onFocus);
+      this.pointLayer.addEventListener("focusin", onFocus);
+    }
   }
 }

@@ -1,9 +1,16 @@
 // Shared by the lobby and the game page: colours, symbols, small DOM helpers.
 import { t } from "/static/i18n.js";
 
-export const PLAYER_COLORS = ["#d55e00", "#0072b2", "#e0b000", "#009e73", "#cc79a7", "#4d4d4d"];
+// Player colours kept apart from the card colours (red, orange, yellow, green, blue, pink, black, white, gray)
+// so that a claimed route never looks like a free one: cyan and lime sit between the card hues and are light,
+// violet, wine and brown are darker than any card of a similar hue, lavender is a pale blue-violet. Colour-blind
+// players (for whom red/green and similar lightness merge) tell players apart by the symbol on every car, rail
+// and token, and by the lightness steps: light cyan / lime / lavender carry a dark symbol, the dark ones a white one.
+export const PLAYER_COLORS = ["#12b4cc", "#6b3fc0", "#a5cf1f", "#8c1c4c", "#c3b0f5", "#6b4218"];
 export const PLAYER_SYMBOLS = ["●", "▲", "■", "◆", "★", "✚"];
-export const PLAYER_COLOR_NAMES = ["vermilion", "blue", "yellow", "green", "purple", "graphite"];
+export const PLAYER_COLOR_NAMES = ["cyan", "violet", "lime", "wine", "lavender", "brown"];
+// The symbol's colour on a player's colour: dark on the light ones.
+export const PLAYER_INK = ["#062a30", "#fff", "#1d2a00", "#fff", "#241650", "#fff"];
 export const CARD_LETTER = {
   pink: "P", white: "W", blue: "B", yellow: "Y", orange: "O", black: "K", red: "R", green: "G",
   locomotive: "★", taxi: "★", gray: "", brown: "N", turquoise: "T",
@@ -45,7 +52,7 @@ export function s(tag, attrs = {}, ...children) {
 }
 
 export function token(seat, extra = "") {
-  return h("span", { class: `token ${extra}`, style: `background:${PLAYER_COLORS[seat % 6]}`,
+  return h("span", { class: `token ${extra}`, style: `background:${PLAYER_COLORS[seat % 6]};color:${PLAYER_INK[seat % 6]}`,
     title: `${t(`player_color.${PLAYER_COLOR_NAMES[seat % 6]}`)} ${PLAYER_SYMBOLS[seat % 6]}`, "aria-hidden": "true" },
   PLAYER_SYMBOLS[seat % 6]);
 }

@@ -4,6 +4,7 @@
 import { h, icon, logo, token, chip, paymentChips, parsePayment, store, CARD_LETTER, PLAYER_COLORS, PLAYER_SYMBOLS,
   gameTitle, variantTitle, colorName, cards } from "/static/common.js";
 import { TTRBoard, TransBoard, routeNeed } from "/static/board.js";
+import { attachZoom } from "/static/zoom.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
 import { describeMove, describeNote, describePayment, routeText, cityText } from "/static/moves.js";
 
@@ -24,7 +25,31 @@ const ui = {
   tickets: new Set(), // ticket ids ticked in a keep choice
   keepKey: "",
   retry: 500,
+  zoom: null, // pan and zoom of the board (zoom.js)
+  roundsSeen: null, // Trans: finished rounds whose summary the player has closed
+  roundShown: null, // Trans: index into view.rounds of the round drawn on the board, or null for the table
+  ticketsOf: null, // game over: the seat whose tickets are drawn on the map
+  prev: null, // the last rendered view, to animate what changed (cards gained, tickets taken)
 };
+
+// ---------------------------------------------------------------- motion
+// Animations are short and optional: off when the system asks for reduced motion, unless the player turned
+// them on here, and the player's choice (the top bar's toggle) is kept in localStorage.
+const MOTION_KEY = "tracklayer.motion";
+function reducedMotion() {
+  let saved = null;
+  try { saved = localStorage.getItem(MOTION_KEY); } catch { /* storage blocked: follow the system */ }
+  if (saved === "reduce") return true;
+  if (saved === "full") return false;
+  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+}
+function applyMotion() { document.documentElement.classList.toggle("reduce-motion", reducedMotion()); }
+function toggleMotion() {
+  try { localStorage.setItem(MOTION_KEY, reducedMotion() ? "full" : "reduce"); } catch { /* this page only */ }
+  applyMotion();
+  renderTop();
+}
+applyMotion();
 
 // ---------------------------------------------------------------- connection
 function connect() {
@@ -111,7 +136,17 @@ function box(title, ...children) {
 function buildBoard() {
   const handlers = { route: onRoute, city: onCity, edge: onEdge, point: onPoint };
   ui.drawing = isTTR() ? new TTRBoard(ui.board, handlers) : new TransBoard(ui.board, handlers);
+  ui.drawing.svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   $("board").replaceChildren(ui.drawing.svg);
+  ui.zoom = attachZoom(ui.drawing.svg);
+  $("board").append(ui.zoom.controls);
+  const vb = ui.drawing.svg.viewBox.baseVal;
+  $("board").style.setProperty("--board-ratio", `${vb.width} / ${vb.height}`); // phones: the board's own shape
+  // the route with keyboard focus stays in view on a zoomed board
+  ui.drawing.svg.addEventListener("focusin", (e) => {
+    const g = e.target.closest?.("[data-route]");
+    if (g && ui.drawing.routes) { const [x, y] = ui.drawing.routes[Number(g.dataset.route)].mid; ui.zoom.focusPoint(x, y); }
+  });
   document.title = `${gameTitle(ui.board.game, ui.board.name)} — tracklayer`;
 }
 
@@ -192,13 +227,20 @@ function renderTop() {
     if (st.role === "spectator") parts.push(h("span", { class: "pill" }, icon("eye"), " ", t("top.spectating")));
     if (st.role === "table") parts.push(h("span", { class: "pill" }, icon("swap"), " ", t("top.hotseat")));
   }
+  const calm = reducedMotion();
+  parts.push(h("button", { class: "pill motion", type: "button", id: "motion", "aria-pressed": calm ? "true" : "false",
+    title: t("motion.title"), "aria-label": calm ? t("motion.reduced") : t("motion.on"), onclick: toggleMotion },
+  h("span", { "aria-hidden": "true" }, calm ? "◌ " : "◉ "), h("span", { class: "motion-text" }, calm ? t("motion.reduced") : t("motion.on"))));
   parts.push(langPicker, h("span", { class: `pill ${ui.online ? "ok" : "bad"}`, role: "status" }, ui.online ? t("top.live") : t("top.reconnecting")));
   top.replaceChildren(...parts.filter(Boolean));
 }
 
 function turnText() {
   const v = view();
-  if (ui.st.over) return [h("span", {}, icon("flag", 18), " ", t("turn.over"))];
+  if (ui.st.over) {
+    return [h("span", {}, icon("flag", 18), " ", t("turn.over")), v.result ? h("button", { class: "btn small gold", type: "button", id: "show-result",
+      onclick: openFinal }, icon("trophy", 14), " ", t("final.reopen")) : null];
+  }
   const cur = v.current_player;
   const L = legal();
   if (L.length) {
@@ -221,27 +263,120 @@ function render() {
   renderTop();
   const v = view();
   const L = legal();
+  // rounds finished before this page opened count as seen, except one that has just ended (no rail laid since)
+  // or the one that ended the game
+  if (ui.roundsSeen === null) ui.roundsSeen = (v.rounds?.length ?? 0) - (v.rounds?.length && (!v.rails?.length || ui.st.over) ? 1 : 0);
+  if (!isTTR() && v.rounds && v.rounds.length > ui.roundsSeen) ui.roundShown = v.rounds.length - 1; // a round just ended
+  const last = lastTurns();
   if (isTTR()) {
     const claimable = new Set();
     const labels = new Set(L.filter((m) => m.startsWith("claim ")).map((m) => m.slice(6).split(": ")[0]));
     ui.board.routes.forEach((r) => { if (labels.has(r.label)) claimable.add(r.i); });
     ui.drawing.update(v, claimable, ui.selectedRoute);
+    ui.drawing.showLastMoves(ui.st.over ? [] : last.map((x) => ({ seat: x.seat, key: x.key, routes: x.routes, cities: x.cities })));
+    const res = v.result;
+    ui.drawing.showTickets(res && ui.ticketsOf !== null ? res.players[ui.ticketsOf]?.tickets : null, ui.ticketsOf);
   } else {
-    ui.drawing.update(v, L, mySeat());
+    const summary = ui.roundShown !== null ? v.rounds?.[ui.roundShown] : null;
+    ui.drawing.update(v, summary ? [] : L, mySeat(), { summary, last: last.map((x) => ({ seat: x.seat, key: x.key, lines: x.lines })) });
   }
+  $("strip").replaceChildren(bannerBox(last), playersBox());
   const side = $("side");
   const sections = [h("div", { class: `turnbar ${L.length ? "mine" : ""}`, role: "status", "aria-live": "polite" }, turnText())];
+  const summaryBox = !isTTR() && ui.roundShown !== null ? roundSummaryBox() : null;
+  if (summaryBox) sections.push(summaryBox);
   const action = isTTR() ? ttrAction() : transAction();
-  if (action) sections.push(action);
+  // the dock: the current choice, the market and the hand; in the side column on wide screens, a bar at the
+  // bottom of the screen on phones (style.css)
+  const dock = h("div", { class: "dock", id: "dock" });
+  if (action) dock.append(action);
   const special = isTTR() ? null : specialCardsBox(); // next to the choice it may ask for
   if (special) sections.push(special);
-  sections.push(playersBox());
-  if (isTTR()) sections.push(...ttrBoxes()); else sections.push(...transBoxes());
+  if (isTTR()) {
+    const rest = [];
+    for (const b of ttrBoxes()) {
+      if (b.id === "market-box" || b.id === "hand-box") dock.append(b); else rest.push(b);
+    }
+    sections.push(dock, ...rest);
+  } else {
+    sections.push(dock, ...transBoxes());
+  }
   sections.push(logBox(), movesBox());
   side.replaceChildren(...sections);
   const log = side.querySelector(".log");
   if (log) log.scrollTop = log.scrollHeight;
+  animateChanges();
   renderOverlay();
+  fitDock();
+}
+
+// On a phone the dock is fixed to the bottom of the screen: the page keeps room for it below the content.
+function fitDock() {
+  const dock = $("dock");
+  const fixed = dock && getComputedStyle(dock).position === "fixed";
+  document.body.style.paddingBottom = fixed ? `${dock.offsetHeight + 8}px` : "";
+}
+window.addEventListener("resize", () => fitDock());
+
+// Each other player's last turn, read from the public log: the run of their latest consecutive entries.
+// What it placed (routes, stations, rails) is haloed on the board and said in the banner.
+function lastTurns() {
+  const v = view();
+  const log = v.log || [];
+  const me = mySeat();
+  const out = [];
+  for (let seat = 0; seat < v.players.length; seat++) {
+    if (seat === me) continue;
+    let end = -1;
+    for (let k = log.length - 1; k >= 0; k--) if (log[k].player === seat) { end = k; break; }
+    if (end < 0) continue;
+    let start = end;
+    while (start > 0 && log[start - 1].player === seat) start--;
+    const run = log.slice(start, end + 1);
+    const routes = [], cities = [], lines = [];
+    for (const e of run) {
+      let m;
+      if (isTTR() && (m = e.move.match(/^claim (.+?): /))) {
+        const label = m[1];
+        const r = ui.board.routes.find((x) => x.label === label && v.route_owner[x.i] === seat); // none: a tunnel given up
+        if (r) routes.push(r.i);
+      } else if ((m = e.move.match(/^station (.+?): /))) cities.push(m[1]);
+      else if ((m = e.move.match(/^rail (\S+)$/))) lines.push(m[1]);
+    }
+    out.push({ seat, key: `${seat}:${start}:${end}`, at: end, run, routes, cities, lines });
+  }
+  return out.sort((p, q) => p.at - q.at);
+}
+
+// "Bob claims Paris – Wien with 3 red cards": what the others did since, in the page's language.
+function bannerBox(last) {
+  const items = last.filter((x) => x.at >= (view().log.length - 12)).map((x) => {
+    const moves = x.run.map((e) => describeMove(e.move, ui.board));
+    const merged = [];
+    for (const m of moves) if (merged[merged.length - 1] !== m) merged.push(m);
+    return h("li", { "data-seat": x.seat }, token(x.seat), h("span", {}, t("banner.did", { name: name(x.seat), what: list(merged) })));
+  });
+  return h("div", { class: "banner", id: "banner", role: "status", "aria-live": "polite", "aria-label": t("banner.label") },
+    items.length ? h("ul", {}, items) : h("span", { class: "empty" }, t("banner.none")));
+}
+
+// Short animations of what changed: cards that came into the hand, tickets taken, opponents' counters.
+function animateChanges() {
+  const v = view();
+  const prev = ui.prev;
+  ui.prev = { hand: { ...(v.hand || {}) }, tickets: (v.tickets || []).map((tk) => tk.id), players: v.players.map((p) => ({ ...p })), seat: mySeat() };
+  if (!prev || prev.seat !== mySeat() || reducedMotion()) return;
+  for (const [c, n] of Object.entries(v.hand || {})) {
+    if (n > (prev.hand[c] ?? 0)) document.querySelector(`#hand .c-${c}`)?.classList.add("gained");
+  }
+  const had = new Set(prev.tickets);
+  (v.tickets || []).forEach((tk, k) => { if (!had.has(tk.id)) document.querySelectorAll("#tickets .ticket")[k]?.classList.add("gained"); });
+  v.players.forEach((p, seat) => {
+    const before = prev.players[seat];
+    if (!before) return;
+    const row = document.querySelector(`#strip .player[data-seat="${seat}"]`);
+    if (row && (p.cards > before.cards || p.tickets > before.tickets)) row.classList.add("bump");
+  });
 }
 
 function playersBox() {
@@ -256,15 +391,22 @@ function playersBox() {
     const extra = isTTR() ? [] : [
       p.open_cities?.length ? h("div", { class: "stats open" }, t("players.shows", { cities: list(p.open_cities) })) : null,
       p.shares_network_with?.length ? h("div", { class: "stats" }, t("players.shares", { names: list(p.shares_network_with.map(name)) })) : null];
-    const score = isTTR() ? p.route_points : p.score;
+    // at the end the real totals (tickets, stations, longest path included), not the route points of the table
+    const final = v.result?.players?.[seat];
+    const score = isTTR() ? (final ? final.total : p.route_points) : p.score;
+    const showTix = isTTR() && final?.tickets?.length ? h("button", { class: "btn small ghost tix-on-map", type: "button", "data-tickets-of": seat,
+      "aria-pressed": ui.ticketsOf === seat ? "true" : "false", onclick: () => showTicketsOf(ui.ticketsOf === seat ? null : seat) },
+    icon("ticket", 12), " ", t("final.tickets_on_map")) : null;
     return h("div", { class: `player ${v.current_player === seat ? "current" : ""} ${info.online ? "" : "offline"}`, "data-seat": seat },
       token(seat),
       h("div", {}, h("div", { class: "name" }, p.name, info.kind === "bot" ? h("span", { title: t("players.bot"), class: "botmark" }, " ", icon("bot")) : "",
         seat === mySeat() ? ` ${t("players.you")}` : "", !info.online ? ` · ${t("players.away")}` : ""),
-        h("div", { class: "stats" }, stats.filter(Boolean).map(([ic, n, what]) => h("span", { title: t(what, { count: n }), "aria-label": `${n} ${t(what, { count: n })}` }, ic, ` ${n}`))), extra),
-      h("div", { class: "score", title: isTTR() ? t("players.route_points") : t("players.prestige") }, score));
+        h("div", { class: "stats" }, stats.filter(Boolean).map(([ic, n, what]) => h("span", { title: t(what, { count: n }), "aria-label": `${n} ${t(what, { count: n })}` }, ic, ` ${n}`))), extra, showTix),
+      h("div", { class: "score", title: isTTR() ? (final ? t("players.total") : t("players.route_points")) : t("players.prestige") }, score));
   });
-  return box([t("players.title"), h("span", {}, isTTR() ? t("players.points") : t("players.goal", { goal: v.goal }))], h("div", { class: "players" }, rows));
+  const b = box([t("players.title"), h("span", {}, isTTR() ? (v.result ? t("players.final_points") : t("players.points")) : t("players.goal", { goal: v.goal }))], h("div", { class: "players" }, rows));
+  b.id = "players-box";
+  return b;
 }
 
 function cardButton(color, attrs = {}, count = null) {
@@ -288,10 +430,12 @@ function ttrBoxes() {
   const tix = h("button", { class: "card tix", type: "button", id: "draw-tickets", disabled: !L.includes("tickets"), onclick: () => send("tickets"), "aria-label": t("market.draw_tickets", { count: v.ticket_deck }) },
     h("span", { class: "sym" }, icon("ticket", 22)), h("span", { class: "lbl" }, t("market.tickets")), h("span", { class: "n" }, v.ticket_deck));
   out.push(box([t("market.title"), h("span", {}, t("market.discard", { count: v.discard }))], h("div", { class: "cards", id: "market" }, market, deck, tix)));
+  out[out.length - 1].id = "market-box";
   if (v.hand && mySeat() !== null) {
     const colors = [...ui.board.colors, ui.board.loco];
     out.push(box([t("hand.title"), h("span", {}, t("hand.count", { count: Object.values(v.hand).reduce((a, b) => a + b, 0) }))],
       h("div", { class: "cards", id: "hand" }, colors.map((c) => cardButton(c, {}, v.hand[c] ?? 0)))));
+    out[out.length - 1].id = "hand-box";
   }
   if (v.tickets && mySeat() !== null) {
     const rows = v.tickets.map((tk) => h("div", { class: `ticket ${tk.long ? "long" : ""} ${tk.completed ? "done" : ""}`, tabindex: 0,
@@ -302,6 +446,7 @@ function ttrBoxes() {
     const done = v.tickets.filter((tk) => tk.completed);
     out.push(box([t("tickets.title"), h("span", {}, t("tickets.summary", { done: done.length, total: v.tickets.length, points: done.reduce((a, tk) => a + tk.points, 0) }))],
       h("div", { class: "tickets", id: "tickets" }, rows.length ? rows : h("span", { class: "empty" }, t("tickets.none")))));
+    out[out.length - 1].id = "tickets-box";
   }
   return out;
 }
@@ -426,7 +571,9 @@ function transBoxes() {
   }
   out.push(box(t("trans.round_title"), h("div", {}, t("trans.round", { round: v.round }), " · ", t("trans.supply", { count: v.supply }))));
   if (v.rounds?.length) {
-    const rows = v.rounds.map((r) => h("tr", {}, h("td", {}, t("trans.round", { round: r.round })), r.players.map((p) => h("td", {}, `${p.prestige >= 0 ? "+" : ""}${p.prestige}`))));
+    const rows = v.rounds.map((r, k) => h("tr", {}, h("td", {}, h("button", { class: "linkish", type: "button", "data-round": k, "aria-pressed": ui.roundShown === k ? "true" : "false",
+      "aria-label": t("round.show", { round: r.round }), onclick: () => { ui.roundShown = ui.roundShown === k ? null : k; render(); } }, t("trans.round", { round: r.round }))),
+    r.players.map((p) => h("td", {}, `${p.prestige >= 0 ? "+" : ""}${p.prestige}`))));
     out.push(box(t("trans.finished_rounds"), h("table", { class: "scores" }, h("tr", {}, h("th", {}, ""), v.players.map((p) => h("th", {}, p.name))), rows)));
   }
   return out;
@@ -463,6 +610,41 @@ function movesBox() {
     h("div", { class: "notation" }, select, h("button", { class: "btn small", type: "button", onclick: () => send(select.value) }, t("keys.play"))), form);
 }
 
+// The tickets of one player drawn on the map (game over): completed solid, failed dashed.
+function showTicketsOf(seat) {
+  ui.ticketsOf = seat;
+  render();
+}
+
+// A Trans round is over: everybody's cities and one cheapest set of missing rails, until the player continues.
+function roundSummaryBox() {
+  const v = view();
+  const r = v.rounds[ui.roundShown];
+  if (!r) return null;
+  const rows = r.players.map((p, seat) => h("li", { class: "round-player", "data-seat": seat }, token(seat),
+    h("div", {}, h("b", {}, p.name), " ", h("span", { class: "pts" }, `${p.prestige >= 0 ? "+" : ""}${p.prestige}`),
+      h("div", { class: "state" }, p.connected ? t("round.connected") : t("round.missing", { count: p.missing_rails })),
+      h("div", { class: "cities" }, (p.cities || []).map((c) => h("span", { class: "city-tag" }, c))))));
+  const latest = ui.roundShown === v.rounds.length - 1;
+  const close = () => { ui.roundShown = null; ui.roundsSeen = v.rounds.length; render(); $("board").focus?.(); };
+  return h("section", { class: "box actionbox round-summary", id: "round-summary", "aria-labelledby": "round-h" },
+    h("h2", { id: "round-h" }, t("round.title", { round: r.round }), h("span", {}, t(`note.ended.${r.ended_by}`, {}, r.ended_by))),
+    h("p", { class: "state" }, t("round.explain")),
+    h("ol", { class: "round-players" }, rows),
+    h("div", { class: "row" }, h("button", { class: "btn primary", type: "button", id: "round-continue", onclick: close },
+      latest && !ui.st.over ? t("round.continue") : t("round.close"))));
+}
+
+function openFinal() {
+  const ov = $("overlay");
+  ov.replaceChildren(finalScreen());
+  ov.hidden = false;
+  showLongest();
+  const modal = ov.querySelector("#final");
+  modal.scrollTop = 0; // opens at the top, with the winner in view
+  ov.querySelector("#final-h")?.focus({ preventScroll: true });
+}
+
 // ---------------------------------------------------------------- overlays
 function renderOverlay() {
   const ov = $("overlay");
@@ -481,10 +663,7 @@ function renderOverlay() {
   ov.style.background = "";
   if (st.over && view().result && !ui.finalShown) {
     ui.finalShown = true;
-    ov.replaceChildren(finalScreen());
-    ov.hidden = false;
-    showLongest();
-    ov.querySelector("button")?.focus();
+    openFinal();
     return;
   }
   if (!st.over && ov.querySelector("#final")) ov.hidden = true;
@@ -510,7 +689,7 @@ function showLongest() {
 
 function finalScreen() {
   const res = view().result;
-  const close = () => { $("overlay").hidden = true; };
+  const close = () => { $("overlay").hidden = true; $("show-result")?.focus(); };
   const actions = h("div", { class: "row", style: "justify-content:flex-end" },
     h("button", { class: "btn", type: "button", onclick: close }, t("final.show_board")), h("a", { class: "btn primary", href: "/" }, t("final.lobby")));
   const winners = t("final.winners", { count: res.winners.length, names: list(res.winners) });
@@ -518,7 +697,7 @@ function finalScreen() {
     const rows = res.players.map((p, seat) => h("tr", { class: p.rank === 1 ? "win" : "" }, h("td", {}, token(seat), " ", p.name),
       h("td", {}, p.prestige_per_round.join(" · ")), h("td", {}, p.missing_rails.join(" · ")), h("td", { class: "total" }, p.total), h("td", {}, p.rank)));
     return h("div", { class: "modal", id: "final", role: "dialog", "aria-modal": "true", "aria-labelledby": "final-h" },
-      h("h2", { id: "final-h" }, icon("trophy", 26), " ", winners),
+      h("h2", { id: "final-h", tabindex: -1 }, icon("trophy", 26), " ", winners),
       h("div", { class: "table-scroll" }, h("table", { class: "scores" }, h("tr", {}, ["final.player", "final.prestige_by_round", "final.missing_rails", "final.total", "final.rank"].map((x) => h("th", {}, t(x)))), rows)), actions);
   }
   const cols = [["route_points", "final.routes"], ["ticket_points", "final.tickets"], ["station_points", "final.stations"], ["longest_path_bonus", "final.longest"],
@@ -526,7 +705,10 @@ function finalScreen() {
     .filter(([k]) => k in res.players[0]);
   const rows = res.players.map((p, seat) => h("tr", { class: p.rank === 1 ? "win" : "" }, h("td", {}, token(seat), " ", p.name),
     cols.map(([k]) => h("td", { class: k === "total" ? "total" : "" }, k === "longest_path_bonus" ? `${p[k] ? "+" + p[k] : "–"} (${p.longest_path})` : p[k]))));
+  const onMap = (seat) => h("button", { class: "btn small", type: "button", "data-tickets-of": seat,
+    onclick: () => { $("overlay").hidden = true; showTicketsOf(seat); $("show-result")?.focus(); } }, icon("ticket", 12), " ", t("final.tickets_on_map"));
   const details = res.players.map((p, seat) => box([h("span", {}, token(seat), " ", p.name), h("span", {}, t("final.points", { count: p.total }))],
+    (p.tickets || []).length ? onMap(seat) : null,
     h("div", { class: "tickets" }, (p.tickets || []).map((tk) => h("div", { class: `ticket ${tk.completed ? "done" : ""}` },
       h("div", {}, h("b", {}, ticketText(tk)), h("div", { class: "state" }, tk.completed ? [icon("check", 12), " ", t("final.completed")] : [icon("cross", 12), " ", t("final.missed")])),
       h("span", { class: "pts" }, `${tk.completed ? "+" : "−"}${tk.points}`)))),
@@ -534,7 +716,7 @@ function finalScreen() {
     (p.attractions || []).length ? h("div", { class: "state" }, t("final.attraction_list", { cities: list(p.attractions.map((x) => cityText(x, ui.board))) })) : null));
   const longest = ui.board.features.longest_path ? ` ${t("final.longest_shown")}` : "";
   return h("div", { class: "modal", id: "final", role: "dialog", "aria-modal": "true", "aria-labelledby": "final-h" },
-    h("h2", { id: "final-h" }, icon("trophy", 26), " ", winners),
+    h("h2", { id: "final-h", tabindex: -1 }, icon("trophy", 26), " ", winners),
     h("div", { class: "state" }, t("final.tiebreak", { rule: t(`tiebreak.${res.tiebreak}`, {}, res.tiebreak) }) + longest),
     h("div", { class: "table-scroll" }, h("table", { class: "scores", id: "scores" }, h("tr", {}, h("th", {}, t("final.player")), cols.map(([, key]) => h("th", {}, t(key)))), rows)),
     h("div", { class: "detail" }, details), actions);
@@ -552,6 +734,27 @@ document.addEventListener("keydown", (e) => {
     else if ($("overlay").querySelector("#final")) $("overlay").hidden = true;
   }
 });
+
+// Skip links: the current choice and the board are each one key press away from the top of the page.
+function jumpToChoice(e) {
+  e.preventDefault();
+  const target = document.querySelector("#action input:checked, #action input, #action button:not([disabled]), #round-continue, #show-result, #dock button:not([disabled]), #notation")
+    || $("side");
+  if (target === $("side")) target.setAttribute("tabindex", "-1");
+  target.focus();
+  target.scrollIntoView?.({ block: "nearest" });
+}
+function jumpToBoard(e) {
+  e.preventDefault();
+  const svg = ui.drawing?.svg;
+  if (!svg) return;
+  const target = svg.querySelector(".route.claimable") || svg.querySelector('[tabindex="0"]');
+  if (target && isTTR()) ui.drawing.focusRoute(Number(target.dataset.route));
+  else if (target) target.focus();
+  else { svg.setAttribute("tabindex", "-1"); svg.focus(); }
+}
+$("skip-choice").addEventListener("click", jumpToChoice);
+$("skip-board").addEventListener("click", jumpToBoard);
 
 window.__tracklayer = ui; // for tests and curious players: holds only what this seat may know
 let langPicker = null;

@@ -25,7 +25,7 @@ let query = "";
 const draft = { open: false, a: "", b: "", points: "" }; // a ticket being typed survives re-rendering
 const maxPlayers = {};
 const debug = window.__score = { asked: 0, done: 0, timer: null, get doc() { return doc; }, get result() { return result; }, get error() { return error; } };
-debug.settled = () => debug.timer === null && debug.asked === debug.done;
+debug.settled = () => !debug.loading && debug.timer === null && debug.asked === debug.done;
 
 // ------------------------------------------------------------------ state
 // A file may be broken or hostile (it is shown with the server's message): read lists and rows defensively.
@@ -100,12 +100,13 @@ function rescore() {
       return;
     }
     let lost = false;
+    const sent = doc; // another game opened meanwhile: this answer is not about the position shown
     try {
       const r = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(doc) });
       const body = await r.json().catch(() => ({}));
       if (r.ok) res = body; else err = typeof body.detail === "string" ? body.detail : `HTTP ${r.status}`;
     } catch { err = t("score.offline"); lost = true; }
-    if (mine !== debug.asked) return;
+    if (mine !== debug.asked || sent !== doc) return;
     result = res;
     error = err;
     offline = lost;
@@ -743,12 +744,21 @@ async function fetchJSON(path) {
 async function switchGame(game, keepDoc = false) {
   closeSheet();
   $("toast").hidden = true; // a refusal on the last board means nothing on this one
+  // the new board's data first: until it is here, doc and board data stay those of the old game (a score
+  // answer or a tap arriving meanwhile must never read one game's position against another's board)
+  debug.loading = (debug.loading || 0) + 1;
+  let data;
+  try {
+    data = await Promise.all([fetchJSON(`/api/boards/${game}`), fetchJSON(`/api/boards/${game}/tickets`)]);
+  } finally {
+    debug.loading -= 1;
+  }
   if (!keepDoc && doc) saved.docs[doc.game] = doc;
   saved.game = game;
   const kept = saved.docs[game];
   doc = kept && typeof kept === "object" && Array.isArray(kept.players) && kept.players.length && kept.game === game ? kept : newDoc(game);
   saved.docs[game] = doc;
-  [bd, extra] = await Promise.all([fetchJSON(`/api/boards/${game}`), fetchJSON(`/api/boards/${game}/tickets`)]);
+  [bd, extra] = data;
   maxPlayers[game] = extra.max_players;
   result = null;
   error = null;

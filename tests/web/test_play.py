@@ -1,0 +1,375 @@
+"""The game page's look and feel (#14): claims drawn as cars, last moves, layouts without scrolling,
+phone zoom and bottom bar, end screens, a Trans round's reveal, keyboard and skip links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.server.helpers import Server
+from tests.web.test_browser import keep_tickets, play_one_turn, state, wait_moves_after, wait_my_turn
+
+
+def new_page(browser: Any, width: int, height: int, locale: str = "en-US", phone: bool = False) -> Any:
+    extra = {"device_scale_factor": 2, "is_mobile": True, "has_touch": True} if phone else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale, **extra)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def assert_turn_fits(page: Any) -> None:
+    """#hand, the market, the tickets and the choice panel lie inside the viewport; the page does not scroll."""
+    vw, vh = page.evaluate("() => [innerWidth, innerHeight]")
+    scroll = page.evaluate("() => document.documentElement.scrollHeight")
+    assert scroll <= vh, f"the page scrolls: {scroll} > {vh}"
+    for sel in ("#hand", "#market", "#tickets", "#action"):
+        box = page.locator(sel).bounding_box()
+        assert box, sel
+        assert box["x"] >= 0 and box["y"] >= 0, (sel, box)
+        assert box["x"] + box["width"] <= vw + 0.5 and box["y"] + box["height"] <= vh + 0.5, (sel, box, vw, vh)
+
+
+def reach_a_claim(page: Any) -> None:
+    """Draw from the deck until a route can be claimed, then open the claim panel of one (not a tunnel)."""
+    for _ in range(40):
+        s = wait_my_turn(page)
+        legal = s["legal"]
+        if any(m.startswith("keep ") for m in legal):
+            keep_tickets(page)
+            continue
+        if any(m.startswith("claim ") for m in legal):
+            break
+        n = s["moves"]
+        page.click('[data-draw="deck"]' if "draw deck" in legal else "#market button[data-draw]:not([disabled])")
+        wait_moves_after(page, n)
+    routes = page.locator("g.route.claimable")
+    assert routes.count(), "no claimable route after 40 turns"
+    tunnels = {r["i"] for r in page.evaluate("() => window.__tracklayer.board.routes") if r["tunnel"]}
+    indexes = [routes.nth(k).get_attribute("data-route") for k in range(routes.count())]
+    index = next((i for i in indexes if int(i) not in tunnels), indexes[0])
+    page.locator(f'g.route[data-route="{index}"]').dispatch_event("click")
+    page.wait_for_selector("#action input[name=payment]")
+
+
+def test_claims_last_moves_and_layout_without_scrolling(web_server: Server, browser: Any, shots: Path) -> None:
+    seats = [{"name": "Ann"}, {"kind": "bot", "name": "Robo"}, {"kind": "bot", "name": "Otto"}]
+    out = web_server.create("ttr-europe", seats, first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        assert_turn_fits(page)  # the keep-tickets choice is a choice panel too
+        reach_a_claim(page)
+        assert_turn_fits(page)
+        page.screenshot(path=str(shots / "play-claim-1366.png"))
+        for w, h in ((1440, 900), (1920, 1080)):  # the testers' laptop, and a big screen
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(150)
+            assert_turn_fits(page)
+        page.screenshot(path=str(shots / "play-claim-1920.png"))
+        # the bots' last turns: a banner in words and a halo on the board, in their colours
+        banner = page.inner_text("#banner")
+        assert "Robo" in banner and "Otto" in banner, banner
+        # claim: the route turns into cars in Ann's colour with her symbol, and says so in its tooltip
+        index = page.evaluate("() => window.__tracklayer.selectedRoute")
+        n = state(page)["moves"]
+        page.click("#confirm")
+        wait_moves_after(page, n)
+        s = state(page)
+        if s["view"]["route_owner"][index] == 0:
+            route = page.locator(f'g.route[data-route="{index}"]')
+            assert "owned" in route.get_attribute("class")
+            assert set(route.locator("text").all_text_contents()) == {"●"}
+            assert route.locator(".seg").first.get_attribute("fill") == "#12b4cc"
+            tip = route.locator("title").text_content()
+            assert "Ann (●)" in tip and "space" in tip, tip
+        # every route has a tooltip with its length and colour
+        tip = page.locator("g.route title").first.text_content()
+        assert "space" in tip and "·" in tip, tip
+        # each opponent's last turn is haloed on the board when it placed something (a claim or a station);
+        # a few more turns until one of them has
+        routes = page.evaluate("() => window.__tracklayer.board.routes")
+        for _ in range(20):
+            s = wait_my_turn(page)
+            if s["over"]:
+                break
+            expected, log = set(), s["view"]["log"]
+            for seat in (1, 2):
+                idx = [k for k, e in enumerate(log) if e["player"] == seat]
+                run: list[int] = []
+                for k in reversed(idx):
+                    if run and k != run[-1] - 1:
+                        break
+                    run.append(k)
+                owned = {routes[i]["label"] for i, o in enumerate(s["view"]["route_owner"]) if o == seat}
+                if any(log[k]["move"].startswith("station ") or (log[k]["move"].startswith("claim ")
+                       and log[k]["move"][6:].split(": ")[0] in owned) for k in run):  # not a tunnel given up
+                    expected.add(str(seat))
+            halos = page.locator("svg .layer-last .lastmove").evaluate_all("gs => gs.map(g => g.dataset.seat)")
+            assert set(halos) == expected, (halos, expected)
+            if expected:
+                break
+            play_one_turn(page)
+        else:
+            raise AssertionError("no opponent claimed a route in 20 turns")
+        # reduce motion: a toggle kept in localStorage
+        calm = page.get_attribute("#motion", "aria-pressed")
+        page.click("#motion")
+        assert page.get_attribute("#motion", "aria-pressed") != calm
+        stored = page.evaluate("() => localStorage.getItem('tracklayer.motion')")
+        assert stored == ("full" if calm == "true" else "reduce")
+        calm_now = page.evaluate("() => document.documentElement.classList.contains('reduce-motion')")
+        assert calm_now == (stored == "reduce")
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_reduced_motion_is_honoured(web_server: Server, browser: Any) -> None:
+    out = web_server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US", reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        assert page.evaluate("() => document.documentElement.classList.contains('reduce-motion')")
+        assert page.get_attribute("#motion", "aria-pressed") == "true"
+    finally:
+        context.close()
+
+
+def test_phone_bottom_bar_and_zoom(web_server: Server, browser: Any, shots: Path) -> None:
+    out = web_server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    page = new_page(browser, 390, 844, phone=True)
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        keep_tickets(page)
+        wait_my_turn(page)
+        dock = page.locator("#dock")
+        assert dock.evaluate("d => getComputedStyle(d).position") == "fixed"
+        box = page.locator("#hand").bounding_box()
+        assert box and box["y"] + box["height"] <= 844 and box["y"] >= 0, box
+        box = page.locator("#market").bounding_box()
+        assert box and box["y"] + box["height"] <= 844 and box["y"] >= 0, box
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 392, width
+        page.screenshot(path=str(shots / "play-phone.png"))
+        svg = page.locator("#board svg")
+        home = svg.get_attribute("viewBox")
+        for _ in range(4):
+            page.click(".zoom-in")
+        zoomed = svg.get_attribute("viewBox")
+        assert zoomed != home
+        assert float(zoomed.split()[2]) < float(home.split()[2]) / 3
+        # zoomed in, a route's invisible hit stroke is at least 44 CSS pixels wide
+        hit = page.evaluate("""() => { const svg = document.querySelector('#board svg');
+            const line = svg.querySelector('.route-hit'); const w = parseFloat(getComputedStyle(line).strokeWidth);
+            const r = svg.getBoundingClientRect(); const vb = svg.viewBox.baseVal;
+            return w * Math.min(r.width / vb.width, r.height / vb.height); }""")
+        assert hit >= 44, hit
+        page.screenshot(path=str(shots / "play-phone-zoomed.png"))
+        page.click(".zoom-reset")
+        assert svg.get_attribute("viewBox") == home
+        # zoomed in on a double route, a tap on either lane's car is that lane's: the wide hit strokes lie
+        # under every route's cars
+        lanes = page.evaluate("""() => { const ui = window.__tracklayer;
+            const r = ui.board.routes.find(x => x.twins.length);
+            const car = (i) => ui.drawing.routes[i].segs[0].rect.getBoundingClientRect();
+            let b = car(r.i);
+            ui.zoom.zoomAt(6, b.x + b.width / 2, b.y + b.height / 2);
+            const at = (i) => { const c = car(i), el = document.elementFromPoint(c.x + c.width / 2, c.y + c.height / 2);
+                return el?.closest('g.route')?.dataset.route; };
+            return [[String(r.i), at(r.i)], [String(r.twins[0]), at(r.twins[0])]]; }""")
+        for want, got in lanes:
+            assert want == got, lanes
+        page.click(".zoom-reset")
+        # the wheel (or a pinch) zooms too
+        b = svg.bounding_box()
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+        page.mouse.wheel(0, -400)
+        page.wait_for_timeout(100)
+        assert svg.get_attribute("viewBox") != home
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_keyboard_skip_links_and_roving_focus(web_server: Server, browser: Any) -> None:
+    out = web_server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.id") == "skip-choice"
+        assert page.locator("#skip-choice").is_visible()
+        page.keyboard.press("Enter")
+        assert page.evaluate("() => !!document.activeElement.closest('#action')")
+        page.keyboard.press("Shift+Tab")
+        page.focus("#skip-board")
+        page.keyboard.press("Enter")
+        first = page.evaluate("() => document.activeElement.dataset.route")
+        assert first is not None
+        assert page.locator("g.route[tabindex='0']").count() == 1  # one tab stop for the whole board
+        page.keyboard.press("ArrowRight")
+        second = page.evaluate("() => document.activeElement.dataset.route")
+        assert second is not None and second != first
+        assert page.get_attribute(f'g.route[data-route="{second}"]', "tabindex") == "0"
+        # every control is labelled
+        unlabelled = page.evaluate("""() => [...document.querySelectorAll('button, [role=button], input, select, a')]
+            .filter(el => !(el.getAttribute('aria-label') || el.textContent.trim() || el.closest('label') || el.title))
+            .map(el => el.outerHTML.slice(0, 80))""")
+        assert not unlabelled, unlabelled
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_end_screen_opens_at_the_top_reopens_and_draws_tickets(web_server: Server, browser: Any, shots: Path) -> None:
+    out = web_server.create("ttr-new-york", [{"kind": "bot", "name": "Robo"}, {"kind": "bot", "name": "Otto"}],
+                            first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["spectator"]["link"])
+        page.wait_for_selector("#final", timeout=120000)
+        res = state(page)["view"]["result"]
+        # the winner is in view: the dialog starts at its top, the heading has the focus
+        assert page.evaluate("() => document.querySelector('#final').scrollTop") == 0
+        head = page.locator("#final-h").bounding_box()
+        assert head and 0 <= head["y"] < 768
+        assert page.evaluate("() => document.activeElement.id") == "final-h"
+        assert "wins" in page.inner_text("#final-h") or "win!" in page.inner_text("#final-h")
+        page.screenshot(path=str(shots / "play-final-1366.png"))
+        # the players' strip shows the real totals, not the route points
+        for p, seat in zip(res["players"], range(len(res["players"])), strict=True):
+            score = page.inner_text(f'#strip .player[data-seat="{seat}"] .score')
+            assert int(score) == p["total"], (score, p["total"])
+        # "Show the board" closes it, a button opens it again
+        page.click("#final .row .btn:not(.primary)")
+        assert page.locator("#overlay").is_hidden()
+        page.click("#show-result")
+        page.wait_for_selector("#final")
+        assert page.locator("#overlay").is_visible()
+        # a player's tickets on the map, completed solid and failed dashed, from the final screen
+        page.click('#final button[data-tickets-of="0"]')
+        assert page.locator("#overlay").is_hidden()
+        lines = page.locator("svg .layer-tickets .ticket-line")
+        assert lines.count() == len(res["players"][0]["tickets"])
+        done = sum(1 for tk in res["players"][0]["tickets"] if tk["completed"])
+        assert page.locator("svg .layer-tickets .ticket-line.done").count() == done
+        page.screenshot(path=str(shots / "play-final-tickets.png"))
+        page.click('#strip button[data-tickets-of="1"]')
+        assert page.locator("svg .layer-tickets .ticket-line").count() == len(res["players"][1]["tickets"])
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+SUMMARY_COUNTS = """() => { const ui = window.__tracklayer; const r = ui.st.view.rounds[ui.roundShown];
+  if (!r) return null;
+  return {round: r.round, cities: r.players.reduce((a, p) => a + p.cities.length, 0),
+          drawn: document.querySelectorAll('g.revealed-city').length,
+          missing: r.players.reduce((a, p) => a + p.missing_lines.length, 0),
+          dashed: document.querySelectorAll('line.missing').length,
+          rails: r.rails.length, railsDrawn: document.querySelectorAll('g.rail').length,
+          panel: document.querySelector('#round-summary h2')?.textContent || ''}; }"""
+
+
+def test_trans_round_end_reveals_cities_and_missing_rails(web_server: Server, browser: Any, shots: Path) -> None:
+    seats = [{"kind": "bot", "bot": "steiner", "name": "Robo"}, {"kind": "bot", "bot": "random", "name": "Otto"}]
+    out = web_server.create("trans-america", seats, first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["spectator"]["link"])
+        page.wait_for_selector("#round-summary", timeout=120000)
+        # the bots play on at full speed: check the last round once the game is over and nothing moves
+        page.wait_for_function("() => window.__tracklayer.st.over", timeout=120000)
+        page.wait_for_selector("#final")
+        page.screenshot(path=str(shots / "play-trans-final.png"))
+        page.click("#final .row .btn:not(.primary)")
+        got = page.evaluate(SUMMARY_COUNTS)
+        assert got and got["cities"] > 0 and got["drawn"] == got["cities"], got
+        assert got["dashed"] == got["missing"] and got["railsDrawn"] == got["rails"], got
+        assert f"Round {got['round']}" in got["panel"], got
+        assert got["round"] == len(state(page)["view"]["rounds"])  # the round that ended the game
+        page.screenshot(path=str(shots / "play-trans-round.png"))
+        page.click("#round-continue")
+        assert page.locator("#round-summary").count() == 0
+        assert page.locator("g.revealed-city").count() == 0 and page.locator("line.missing").count() == 0
+        # an earlier round can be shown again from the table of finished rounds
+        page.click('button[data-round="0"]')
+        page.wait_for_selector("#round-summary")
+        assert page.evaluate(SUMMARY_COUNTS)["round"] == 1
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_trans_keyboard_roving_focus_over_start_points(web_server: Server, browser: Any) -> None:
+    out = web_server.create("trans-europa", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("g.pt")
+        s = wait_my_turn(page)
+        assert any(m.startswith("start ") for m in s["legal"])
+        assert page.locator("g.pt[tabindex='0']").count() == 1  # one tab stop for all the start points
+        page.focus("#skip-board")
+        page.keyboard.press("Enter")
+        first = page.evaluate("() => document.activeElement.dataset.point")
+        page.keyboard.press("ArrowRight")
+        second = page.evaluate("() => document.activeElement.dataset.point")
+        assert first and second and first != second
+        n = s["moves"]
+        page.keyboard.press("Enter")
+        wait_moves_after(page, n)
+        assert state(page)["view"]["players"][0]["start"] == second
+        # the rails of the other player's last turn are haloed in their colour
+        for _ in range(12):
+            s = wait_my_turn(page)
+            if s["over"]:
+                break
+            log = s["view"]["log"]
+            run = []
+            for e in reversed(log):
+                if e["player"] != 1:
+                    if run:
+                        break
+                    continue
+                run.append(e["move"])
+            rails = [m for m in run if m.startswith("rail ")]
+            if rails and s["view"]["phase"] == "rails":
+                halo = page.locator('svg .layer-last .lastmove[data-seat="1"] line')
+                assert halo.count() == len(rails), (halo.count(), run)
+                break
+            move = next((m for m in s["legal"] if m.startswith("rail ")), s["legal"][0])
+            n = s["moves"]
+            page.select_option("#all-moves", move)
+            page.click("#all-moves + button")
+            wait_moves_after(page, n)
+        else:
+            raise AssertionError("the other player laid no rail")
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_a_long_choice_still_fits_at_1366(web_server: Server, browser: Any) -> None:
+    """Mega Europe's second deal offers five tickets: the panel scrolls inside, the page does not."""
+    out = web_server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot"}], variant="mega", first_player=0)
+    page = new_page(browser, 1366, 768)
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        n = state(page)["moves"]
+        page.click("#confirm")
+        wait_moves_after(page, n)
+        page.wait_for_function("() => (window.__tracklayer.st.view.offer || []).length === 5")
+        assert_turn_fits(page)
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
