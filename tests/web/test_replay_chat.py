@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
@@ -234,3 +235,28 @@ def test_chat_between_a_player_and_a_spectator(web_server: Server, browser: Any,
     finally:
         ann.context.close()
         spec.context.close()
+
+
+def test_replay_of_a_trans_game(web_server: Server, browser: Any, shots: Path) -> None:
+    """Trans Europa draws with its own board class: rails and a player's cities at any position."""
+    out = web_server.create("trans-europa", [{"kind": "bot", "bot": "greedy"} for _ in range(3)])
+    deadline = time.monotonic() + 120
+    while httpx.get(f"{web_server.base}/api/games/{out['id']}", timeout=10).json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.5)
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{web_server.base}/replay/{out['id']}?move=30&seat=2")
+        _wait_move(page, 30, 2)
+        page.wait_for_selector("#replay-tickets .replay-city")
+        assert page.locator("#replay-tickets .replay-city").count() == len(_replay(page)["view"]["cities"])
+        page.click("#replay-last-btn")
+        _wait_move(page, _replay(page)["total"], 2)
+        page.wait_for_selector("#replay-result")
+        page.screenshot(path=str(shots / "replay-trans.png"))
+    finally:
+        context.close()
+    assert not errors, errors
