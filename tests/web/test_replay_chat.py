@@ -13,7 +13,6 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
 
 from tests.server.helpers import Server
 from tracklayer.server.chat import RATE_COUNT
@@ -25,25 +24,20 @@ def finish_against_a_bot(server: Server) -> dict[str, Any]:
     """A New York game of Ann (moves sent over the websocket, at random) against a greedy bot, to its end."""
     out = server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot", "bot": "greedy", "name": "Robo"}],
                         first_player=0)
+    ann = server.client(out["id"], out["seats"][0]["token"])
     rng = random.Random(13)
     deadline = time.monotonic() + 240
-    over = False
-    while not over:
-        # the websocket client sometimes loses its connection mid-game (seen on main as well: "no close
-        # frame received"); the game lives on the server, so a new connection carries on
-        ann = server.client(out["id"], out["seats"][0]["token"])
-        try:
-            while True:
-                assert time.monotonic() < deadline, "the game did not end"
-                s = ann.my_turn(60)
-                if s["over"]:
-                    over = True
-                    break
-                ann.move(rng.choice(s["legal"]))
-        except ConnectionClosed:
-            continue
-        finally:
-            ann.close()
+    try:
+        while True:
+            assert time.monotonic() < deadline, "the game did not end"
+            s = ann.my_turn(60)
+            if s["over"]:
+                break
+            ack = ann.move(rng.choice(s["legal"]))
+            assert ack["type"] == "ack", ack
+            ann.wait_state(lambda st, n=ack["index"]: st["moves"] > n)  # not the state the move was made in
+    finally:
+        ann.close()
     return out
 
 
