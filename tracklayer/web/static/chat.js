@@ -4,7 +4,7 @@
 // reading "<img onerror=...>" is shown as those characters. Collapsed by default behind a small button
 // with an unread count, so on a phone it covers nothing until opened.
 import { h, s, token } from "/static/common.js";
-import { t, onLangChange } from "/static/i18n.js";
+import { t, onLangChange, lang } from "/static/i18n.js";
 
 const MAX = 500; // the server's limit (tracklayer.server.chat.MAX_CHAT)
 const OPEN_KEY = "tracklayer.chat.open";
@@ -44,7 +44,7 @@ export function mountChat(send) {
     const time = new Date((m.time || 0) * 1000);
     return h("li", { class: `chat-msg role-${m.role}`, "data-idx": m.idx },
       h("span", { class: "chat-who" }, who(m)),
-      h("time", { datetime: time.toISOString() }, time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
+      h("time", { datetime: time.toISOString() }, time.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" })),
       h("div", { class: "chat-text" }, m.text)); // a text node: never parsed as HTML
   }
 
