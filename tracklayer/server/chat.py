@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import re
 import secrets
 import time
@@ -177,7 +178,7 @@ class ChatHub:
         wait = max(b.wait(now) for b in buckets)
         if wait > 0:
             raise ChatError("chat-rate", f"at most {RATE_COUNT} chat messages in {RATE_WINDOW:g} seconds: "
-                                         f"wait {wait:.0f} s")
+                                         f"wait {math.ceil(wait)} s")
         for b in buckets:
             b.take(now)
         entry = await asyncio.to_thread(store_message, self._rooms().store, room.id, role, seat, name, text)
