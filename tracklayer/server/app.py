@@ -30,9 +30,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import tracklayer
 from tracklayer.bots import resolve_bot
 from tracklayer.core.gcpause import freeze_heap
-from tracklayer.server import guard
+from tracklayer.server import guard, replay
 from tracklayer.server.botpool import BotPool
 from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry, score_data
+from tracklayer.server.chat import ChatError, ChatHub
 from tracklayer.server.cluster import attach as attach_cluster
 from tracklayer.server.db import GameRecord, Store, default_database_url
 from tracklayer.server.guard import MAX_NAME, BadJSON, BodyLimit, SafeJSONResponse, clean_name, json_body, shown
@@ -112,6 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pool = BotPool(settings.bot_workers, settings.bot_seconds)  # workers start with the first bot game
         state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms, pool)
         state["rooms"].start()
+        state["rooms"].chat = chat_hub  # the PostgreSQL listener hands it other processes' chat messages
         cluster = attach_cluster(state["rooms"])  # PostgreSQL: moves and bot ownership shared by all processes
         log.info("tracklayer server ready (database: %s)", url.split("://", 1)[0])
         try:
@@ -140,6 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         room = rooms().rooms.get(game_id)
         return room is not None and not room.game.is_over and not room.broken
 
+    chat_hub = ChatHub(lambda: state["rooms"])
     limits = CreationLimits(settings.games_per_minute, settings.bot_games, bot_game_running)
     static = web_dir()
     app.mount("/static", StaticFiles(directory=static), name="static")
@@ -168,6 +171,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def score_worker() -> FileResponse:
         """The score page's service worker, served at the root so that it may control ``/score``."""
         return FileResponse(static / "score-sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/replay/{game_id}", response_class=HTMLResponse)
+    async def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(static / "replay.html", media_type="text/html")
+
+    app.include_router(replay.router(rooms, _valid_id))  # finished games: record and replay views
 
     @app.get("/favicon.ico")
     async def favicon() -> FileResponse:
@@ -379,6 +388,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             room.broadcast()  # the newcomer gets its state (its log_sent is 0: the whole log); the others see it online
             rooms().kick_bots(room)
+            await chat_hub.welcome(room, conn)
             await _serve(room, conn, ws)
         finally:
             room.connections.discard(conn)
@@ -419,6 +429,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 conn.send(exc.payload())
                 if exc.code in ("stale", "turn", "conflict"):
                     room.send_state(conn)
+        elif kind == "chat":
+            try:
+                await chat_hub.post(room, conn, msg.get("text"))
+            except ChatError as exc:
+                conn.send(ProtocolError(exc.code, exc.message).payload())
         elif kind == "ping":
             conn.send({"type": "pong"})
         elif kind == "sync":
@@ -426,6 +441,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         elif kind == "hello":
             conn.send(ProtocolError("bad-type", "already connected").payload())
         else:
-            conn.send(ProtocolError("bad-type", "message types: move, sync, ping").payload())
+            conn.send(ProtocolError("bad-type", "message types: move, chat, sync, ping").payload())
 
     return app

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("tracklayer.server")
 
 CHANNEL = "tracklayer_moves"
+CHAT_CHANNEL = "tracklayer_chat"  # tracklayer.server.chat: one message stored by another process
 MAX_PAYLOAD = 7000  # bytes of one notification (PostgreSQL's limit is 8000)
 
 # a dead peer is noticed by TCP keepalives within ~25 s even when no packet says so (a host that
@@ -123,13 +124,19 @@ class Fanout:
                     self.url, autocommit=True, application_name=f"tracklayer listen {os.getpid()}", **KEEPALIVES)
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f"LISTEN {CHAT_CHANNEL}")  # chat messages (tracklayer.server.chat)
                     delay = 0.25
                     self.connected.set()
                     log.info("listening for moves of other server processes")
                     for game_id in list(self.rooms.rooms):  # whatever was stored while nobody listened
                         self.resync(game_id)
                     async for note in conn.notifies():
-                        self._heard(note.payload)
+                        if note.channel == CHAT_CHANNEL:
+                            hub = getattr(self.rooms, "chat", None)
+                            if hub is not None:
+                                hub.heard(note.payload)
+                        else:
+                            self._heard(note.payload)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the connection broke or could not be made: try again

@@ -361,6 +361,7 @@ class Rooms:
         self._loading: dict[str, asyncio.Lock] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster: Any = None  # several processes on PostgreSQL: tracklayer.server.cluster.Cluster
+        self.chat: Any = None  # tracklayer.server.chat.ChatHub (set by the app)
 
     @property
     def pool(self) -> BotPool:

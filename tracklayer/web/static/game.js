@@ -7,6 +7,7 @@ import { TTRBoard, TransBoard, routeNeed } from "/static/board.js";
 import { attachZoom } from "/static/zoom.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
 import { describeMove, describeNote, describePayment, routeText, cityText } from "/static/moves.js";
+import { mountChat } from "/static/chat.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -73,6 +74,7 @@ function send(move) {
 }
 
 async function onMessage(msg) {
+  if (ui.chat?.handle(msg, ui.st)) return; // chat messages and chat refusals (chat.js)
   if (msg.type === "error") {
     const fatal = msg.code === "auth" || msg.code === "no-game";
     const text = errorText(msg);
@@ -691,7 +693,9 @@ function finalScreen() {
   const res = view().result;
   const close = () => { $("overlay").hidden = true; $("show-result")?.focus(); };
   const actions = h("div", { class: "row", style: "justify-content:flex-end" },
-    h("button", { class: "btn", type: "button", onclick: close }, t("final.show_board")), h("a", { class: "btn primary", href: "/" }, t("final.lobby")));
+    h("button", { class: "btn", type: "button", onclick: close }, t("final.show_board")),
+    h("a", { class: "btn gold", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link" }, t("final.replay")),
+    h("a", { class: "btn primary", href: "/" }, t("final.lobby")));
   const winners = t("final.winners", { count: res.winners.length, names: list(res.winners) });
   if (!isTTR()) {
     const rows = res.players.map((p, seat) => h("tr", { class: p.rank === 1 ? "win" : "" }, h("td", {}, token(seat), " ", p.name),
@@ -772,6 +776,10 @@ initI18n().then(() => {
     }
   });
   renderTop();
+  ui.chat = mountChat((m) => { // true if sent
+    if (!ui.ws || ui.ws.readyState !== 1) { toast(t("err.offline")); return false; }
+    ui.ws.send(JSON.stringify(m)); return true;
+  });
   connect();
 });
 void PLAYER_COLORS; void PLAYER_SYMBOLS;

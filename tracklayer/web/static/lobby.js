@@ -197,7 +197,8 @@ async function refresh() {
     const tok = m.tokens.hotseat || Object.entries(m.tokens).find(([k]) => /^\d+$/.test(k))?.[1] || m.tokens.spectator;
     mineList.append(h("li", {}, h("div", { class: "meta" }, h("b", {}, titleOf(m.game || g?.game, m.title) || t("lobby.game")),
       h("span", {}, list(m.seats || []), g ? ` · ${t("lobby.moves", { count: g.moves })}` : "")), g ? statusChip(g.status) : null,
-    h("a", { class: "btn small gold", href: `/game/${id}#${tok}` }, g?.status === "over" ? t("lobby.results") : t("lobby.resume"))));
+    h("a", { class: "btn small gold", href: `/game/${id}#${tok}` }, g?.status === "over" ? t("lobby.results") : t("lobby.resume")),
+    g?.status === "over" ? h("a", { class: "btn small", href: `/replay/${encodeURIComponent(id)}` }, t("lobby.replay")) : null));
   }
   if (!ids.length) mineList.append(h("li", { class: "empty" }, t("lobby.mine_empty")));
   const all = $("all");
@@ -208,6 +209,12 @@ async function refresh() {
       h("span", {}, list(g.seats.map((x) => (x.kind === "bot" ? t("lobby.name_bot", { name: x.name }) : x.name))), ` · ${t("lobby.moves", { count: g.moves })}`)), statusChip(g.status)));
   }
   if (!live.length) all.append(h("li", { class: "empty" }, t("lobby.all_empty")));
+  // finished games, each with its replay (replay pages need no token: a finished game hides nothing)
+  const done = listed.filter((g) => g.status === "over").slice(0, 10);
+  $("finished").replaceChildren(...(done.length ? done.map((g) => h("li", {}, h("div", { class: "meta" }, h("b", {}, titleOf(g.game)),
+    h("span", {}, list(g.seats.map((x) => (x.kind === "bot" ? t("lobby.name_bot", { name: x.name }) : x.name))), ` · ${t("lobby.moves", { count: g.moves })}`)),
+  h("a", { class: "btn small gold", href: `/replay/${encodeURIComponent(g.id)}` }, t("lobby.replay"))))
+    : [h("li", { class: "empty" }, t("lobby.finished_empty"))]));
 }
 
 function renderTop() {
