@@ -201,6 +201,8 @@ class Room:
             msg["legal"] = list(self.legal_texts())
         if self.broken:
             msg["broken"] = self.broken
+        if self.record.status == "waiting":  # open seats: nobody moves until they are taken (lobby.py)
+            msg["waiting"] = True
         return msg
 
     def send_state(self, conn: Connection) -> None:
@@ -479,6 +481,8 @@ class Rooms:
         async with room.lock:
             if room.broken:
                 raise ProtocolError("broken", room.broken)
+            if room.record.status == "waiting":
+                raise ProtocolError("waiting", "the game starts when every seat is taken")
             g = room.game
             n = len(g.moves)
             if expect != n:
@@ -529,7 +533,7 @@ class Rooms:
     # ------------------------------------------------------------------ bots
     def kick_bots(self, room: Room) -> None:
         g = room.game
-        if g.is_over or room.broken or g.current_player not in room.bots:
+        if g.is_over or room.broken or g.current_player not in room.bots or room.record.status == "waiting":
             return
         if self.cluster is not None and not self.cluster.owns(room.id):
             return  # another server process runs this game's bots
@@ -543,7 +547,7 @@ class Rooms:
             async with room.lock:
                 g = room.game
                 seat = g.current_player
-                if g.is_over or room.broken or seat not in room.bots:
+                if g.is_over or room.broken or seat not in room.bots or room.record.status == "waiting":
                     return
                 candidate = g.clone()
                 try:
