@@ -98,7 +98,7 @@ def test_join_refusals(server: Server) -> None:
 def test_links_need_the_creator_token(server: Server) -> None:
     out = server.create("ttr-europe", [{"name": "Ann"}, {"name": "Bob"}, {"kind": "open"}])
     gid, creator = out["id"], out["creator"]["token"]
-    assert out["creator"]["link"] == f"/game/{gid}#{creator}"
+    assert out["creator"]["link"] == f"/my#{gid}:{creator}"
     url = server.base + f"/api/games/{gid}/links"
     assert httpx.get(url).status_code == 403
     for tok in (out["seats"][0]["token"], out["spectator"]["token"], "x" * 30):
@@ -118,7 +118,8 @@ def test_status_batch_reveals_only_what_a_token_grants(server: Server) -> None:
     out = server.create("ttr-europe", [{"name": "Ann"}, {"name": "Bob"}], first_player=1)
     gid = out["id"]
     ann, bob = out["seats"][0]["token"], out["seats"][1]["token"]
-    items = [{"game": gid, "token": ann}, {"game": gid, "token": bob}, {"game": gid, "token": out["spectator"]["token"]},
+    items = [{"game": gid, "token": ann}, {"game": gid, "token": bob},
+             {"game": gid, "token": out["spectator"]["token"]},
              {"game": gid, "token": out["creator"]["token"]}, {"game": gid, "token": "forged-token-xyz"},
              {"game": "nope", "token": ann}, {"game": 5}]
     r = _post(server, "/api/games/status", {"items": items})
@@ -213,7 +214,8 @@ def test_upgrade_from_0001_keeps_games(tmp_path: Path) -> None:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0001")
         g = tracklayer.new_game("ttr-europe", ["Ann", "Bob"], seed=7, first_player=0)
-        seats = [{"name": "Ann", "kind": "human", "token": "a" * 24}, {"name": "Bob", "kind": "human", "token": "b" * 24}]
+        seats = [{"name": "Ann", "kind": "human", "token": "a" * 24},
+                 {"name": "Bob", "kind": "human", "token": "b" * 24}]
         conn.execute(text("INSERT INTO games (id, game, variant, setup, seats, spectator_token, table_token, status, "
                           "created_at, updated_at) VALUES ('oldgame1', 'ttr-europe', 'classic', :setup, :seats, "
                           ":spec, NULL, 'open', 1, 1)"),

@@ -32,9 +32,12 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi.responses import FileResponse, HTMLResponse
 from sqlalchemy import and_, select, update
 
 import tracklayer
@@ -64,7 +67,8 @@ def creator_out(rec: GameRecord) -> dict[str, Any]:
     """The part of a creation answer that is for the creator alone."""
     out: dict[str, Any] = {"private": bool(rec.private)}
     if rec.creator_token:
-        out["creator"] = {"token": rec.creator_token, "link": _link(rec.id, rec.creator_token)}
+        # the creator's link opens "My games", which keeps the token and shows every link of the game
+        out["creator"] = {"token": rec.creator_token, "link": f"/my#{rec.id}:{rec.creator_token}"}
     return out
 
 
@@ -255,6 +259,10 @@ def lobby_router(store: Callable[[], Store], rooms: Callable[[], Any],
                  limits: CreationLimits) -> APIRouter:
     """The routes of this module (``create_app`` includes them; the matchmaker is ``rooms().matchmaker``)."""
     router = APIRouter()
+
+    @router.get("/my", response_class=HTMLResponse)
+    async def my_page() -> FileResponse:
+        return FileResponse(Path(str(resources.files("tracklayer.web"))) / "static" / "my.html", media_type="text/html")
 
     def mm() -> Matchmaker:
         return rooms().matchmaker
