@@ -56,7 +56,8 @@ MAX_TRIES = 8  # a join that keeps losing races to other joins gives up (409) af
 
 
 def open_seat_name(i: int) -> str:
-    return f"Seat {i + 1}"
+    """The engine needs a name for every seat: an open one gets a placeholder in no language."""
+    return f"#{i + 1}"
 
 
 def _link(game_id: str, token: str) -> str:

@@ -197,7 +197,7 @@ class Room:
             "controls": sorted(access.seats), "moves": len(g.moves), "over": g.is_over,
             "seats": self.seat_info(), "view": view, "log_from": log_from,
         }
-        if current is not None and current in access.seats and not g.is_over:
+        if current is not None and current in access.seats and not g.is_over and self.record.status != "waiting":
             msg["legal"] = list(self.legal_texts())
         if self.broken:
             msg["broken"] = self.broken
