@@ -233,3 +233,38 @@ def test_upgrade_from_0001_keeps_games(tmp_path: Path) -> None:
             ann.wait_state(lambda s: s["moves"] == 1)
         finally:
             ann.close()
+
+
+def test_join_race_across_two_server_processes(tmp_path: Path) -> None:
+    """Two processes on one database: one join wins, and the process that lost sees the new seats
+    in the game it holds in memory (its matchmaker's pass). PostgreSQL: SQLite serves one process."""
+    url = database_url(tmp_path)
+    if not url.startswith("postgres"):
+        pytest.skip("several server processes need PostgreSQL (TRACKLAYER_TEST_DATABASE_URL)")
+    with running(url, tmp_path / "a.log") as a, running(url, tmp_path / "b.log") as b:
+        out = a.create("ttr-europe", [{"name": "Ann"}, {"kind": "open"}])
+        gid = out["id"]
+        assert httpx.get(b.base + f"/api/games/{gid}").json()["status"] == "waiting"  # b holds it in memory
+        results: list[httpx.Response] = []
+        barrier = threading.Barrier(2)
+
+        def join(srv: Server, name: str) -> None:
+            barrier.wait()
+            results.append(_post(srv, f"/api/games/{gid}/join", {"name": name}))
+
+        threads = [threading.Thread(target=join, args=(srv, n)) for srv, n in ((a, "Cy"), (b, "Di"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(r.status_code for r in results) == [200, 409], [r.text for r in results]
+        winner = next(r.json() for r in results if r.status_code == 200)
+        for srv in (a, b):
+            info = _wait_for(lambda s=srv: (i := httpx.get(s.base + f"/api/games/{gid}").json())["status"] == "open"
+                             and i)
+            assert info["seats"][1]["kind"] == "human"
+            c = srv.client(gid, winner["token"])
+            try:
+                assert c.wait_state()["seat"] == 1
+            finally:
+                c.close()

@@ -197,9 +197,10 @@ class Matchmaker:
             return
         rec = room.record
         rec.seats, rec.setup, rec.status, rec.fill_at = seats, json.loads(row.setup), row.status, row.fill_at
-        if not room.game.moves:
-            room.game = tracklayer.load_game({**rec.setup, "moves": []})
-            room._legal = None
+        # the names are in the setup: rebuild (a move another process stored meanwhile is kept; move
+        # texts name no player)
+        room.game = tracklayer.load_game({**rec.setup, "moves": [str(m) for m in room.game.moves]})
+        room._legal = None
         room.bots.clear()
         self.rooms._seat_bots(room)
         self.rooms._warm(room)
