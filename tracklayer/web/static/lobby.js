@@ -189,12 +189,25 @@ async function refresh() {
   mineList.replaceChildren();
   const ids = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0));
   const titleOf = (game, fallback) => gameTitle(game, catalog.games.find((x) => x.name === game)?.title || fallback || game);
-  for (const id of ids.slice(0, 12)) {
-    const m = mine[id]; const g = byId[id];
-    const tok = m.tokens.hotseat || Object.entries(m.tokens).find(([k]) => /^\d+$/.test(k))?.[1] || m.tokens.spectator;
-    mineList.append(h("li", {}, h("div", { class: "meta" }, h("b", {}, titleOf(m.game || g?.game, m.title) || t("lobby.game")),
-      h("span", {}, list(m.seats || []), g ? ` · ${t("lobby.moves", { count: g.moves })}` : "")), g ? statusChip(g.status) : null,
-    h("a", { class: "btn small gold", href: `/game/${id}#${tok}` }, g?.status === "over" ? t("lobby.results") : t("lobby.resume"))));
+  const shown = ids.slice(0, 12).map((id) => {
+    const tk = mine[id].tokens || {};
+    return [id, tk.hotseat || Object.entries(tk).find(([k]) => /^\d+$/.test(k))?.[1] || tk.spectator];
+  });
+  // private games are not in the public list: their status (and whose turn it is) comes per token
+  const st = {};
+  try {
+    const items = shown.filter(([, tok]) => tok).map(([game, tok]) => ({ game, token: tok }));
+    if (items.length) {
+      const out = await api("/api/games/status", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ items }) });
+      out.items.forEach((x) => { if (!x.error) st[x.game] = x; });
+    }
+  } catch { /* offline */ }
+  for (const [id, tok] of shown) {
+    const m = mine[id]; const g = byId[id] || st[id];
+    const yours = st[id]?.your_turn;
+    mineList.append(h("li", { class: yours ? "yours" : "" }, h("div", { class: "meta" }, h("b", {}, titleOf(m.game || g?.game || g?.title, m.title) || t("lobby.game")),
+      h("span", {}, st[id] ? playerList(st[id].players) : list(m.seats || []), g ? ` · ${t("lobby.moves", { count: g.moves })}` : "")), g ? statusChip(g.status) : null,
+    h("a", { class: `btn small ${yours ? "primary" : "gold"}`, href: tok ? `/game/${id}#${tok}` : "/my" }, g?.status === "over" ? t("lobby.results") : t("lobby.resume"))));
   }
   if (!ids.length) mineList.append(h("li", { class: "empty" }, t("lobby.mine_empty")));
   const all = $("all");
