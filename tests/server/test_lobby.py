@@ -173,6 +173,9 @@ def test_quickplay_seats_two_people_then_bots_fill(server: Server) -> None:
     gid = one["id"]
     assert httpx.get(server.base + f"/api/games/{gid}").json()["status"] == "waiting"
     other = _quick(server, "Cy", players=3, game="ttr-new-york")  # another size: another game
+    r = _post(server, "/api/quickplay", {"game": "ttr-new-york", "players": 3, "name": "Cy", "avoid": [other["id"]]})
+    assert r.json()["id"] != other["id"]  # a browser already seated there is not seated twice
+    assert _post(server, "/api/quickplay", {"game": "ttr-europe", "players": 3, "avoid": "x"}).status_code == 400
     assert other["id"] != gid
     _deadline_now(server.db_url, gid)
     info = _wait_for(lambda: (i := httpx.get(server.base + f"/api/games/{gid}").json())["status"] != "waiting" and i)

@@ -170,11 +170,13 @@ class Matchmaker:
         full = all(s["kind"] != OPEN for s in seats)
         return setup, "open" if full else "waiting", None if full else row.fill_at
 
-    def waiting_pool(self, key: str) -> list[str]:
+    def waiting_pool(self, key: str, avoid: set[str]) -> list[str]:
+        """Waiting public quick-play games of ``key``, oldest first, but those in ``avoid``."""
         with self.store.engine.connect() as conn:
-            return list(conn.execute(select(games.c.id).where(and_(
+            ids = conn.execute(select(games.c.id).where(and_(
                 games.c.quick == key, games.c.status == "waiting", games.c.private.is_(False)))
-                .order_by(games.c.created_at).limit(5)).scalars())
+                .order_by(games.c.created_at).limit(5 + len(avoid))).scalars()
+            return [i for i in ids if i not in avoid][:5]
 
     def due(self, now: float) -> list[str]:
         with self.store.engine.connect() as conn:
@@ -320,8 +322,12 @@ def lobby_router(store: Callable[[], Store], rooms: Callable[[], Any],
         if wait not in WAITS or isinstance(wait, bool):
             raise HTTPException(400, f"'wait' is one of {', '.join(map(str, WAITS))} (seconds before bots fill in)")
         person = clean_name(body.get("name"), "Player", "name")
+        # the games this browser already has a seat in: quick play must not seat one person twice
+        avoid = body.get("avoid", [])
+        if not isinstance(avoid, list) or len(avoid) > 500 or not all(isinstance(x, str) for x in avoid):
+            raise HTTPException(400, "'avoid' is a list of game ids")
         key = f"{name}/{players}"
-        for game_id in await asyncio.to_thread(mm().waiting_pool, key):
+        for game_id in await asyncio.to_thread(mm().waiting_pool, key, set(avoid)):
             try:
                 seat, token = await asyncio.to_thread(mm().claim, game_id, person)
             except HTTPException:

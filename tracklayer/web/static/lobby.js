@@ -255,7 +255,8 @@ function renderQuick() {
 
 async function quickPlay() {
   $("quick-error").textContent = "";
-  const body = { game: $("q-game").value, players: Number($("q-players").value), wait: Number($("q-wait").value), name: $("q-name").value.trim() || undefined };
+  const body = { game: $("q-game").value, players: Number($("q-players").value), wait: Number($("q-wait").value), name: $("q-name").value.trim() || undefined,
+    avoid: Object.keys(store.mine()).slice(0, 500) }; // never a second seat in a game this browser plays
   try {
     const out = await api("/api/quickplay", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     store.remember(out.id, { game: body.game, tokens: { [out.seat]: out.token } });
