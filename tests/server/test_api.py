@@ -71,7 +71,9 @@ def test_create_and_list(server: Server) -> None:
     listed = httpx.get(server.base + "/api/games").json()["games"]
     mine = next(g for g in listed if g["id"] == out["id"])
     assert mine["variant"] == "mega" and mine["status"] == "open"
-    text = json.dumps(listed)
+    # a public game is listed with its watch link (the spectator token), never with a seat's token
+    assert mine["watch"] == f"/game/{out['id']}#{out['spectator']['token']}"
+    text = json.dumps(listed).replace(mine["watch"], "")
     assert not any(t in text for t in tokens) and "seed" not in text
     info = httpx.get(server.base + f"/api/games/{out['id']}").json()
     assert "seed" not in json.dumps(info) and not any(t in json.dumps(info) for t in tokens)

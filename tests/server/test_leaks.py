@@ -32,7 +32,7 @@ def test_no_secret_reaches_another_seat_or_the_log(tmp_path: Path) -> None:
     rng = random.Random(5)
     with running(url, log) as srv:
         out = srv.create("ttr-europe", [{"name": "Ann"}, {"name": "Bob"}, {"kind": "bot"}], variant="classic",
-                         first_player=0)
+                         first_player=0, private=True)  # a public game lists its watch link
         gid = out["id"]
         ann = srv.client(gid, out["seats"][0]["token"])
         bob = srv.client(gid, out["seats"][1]["token"])

@@ -213,7 +213,7 @@ class _Texts(HTMLParser):
             self.bare.append(data.strip())
 
 
-@pytest.mark.parametrize("page", ["lobby.html", "game.html", "score.html"])
+@pytest.mark.parametrize("page", ["lobby.html", "game.html", "score.html", "my.html"])
 def test_html_text_is_marked_for_translation(page: str) -> None:
     parser = _Texts()
     parser.feed((STATIC / page).read_text(encoding="utf-8"))

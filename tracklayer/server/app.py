@@ -38,11 +38,12 @@ from tracklayer.server.cluster import attach as attach_cluster
 from tracklayer.server.db import GameRecord, Store, default_database_url
 from tracklayer.server.guard import MAX_NAME, BadJSON, BodyLimit, SafeJSONResponse, clean_name, json_body, shown
 from tracklayer.server.limits import CreationLimits, Refused
+from tracklayer.server.lobby import OPEN, Matchmaker, creator_out, lobby_router, open_seat_name
 from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
 
 log = logging.getLogger("tracklayer.server")
 
-STATUSES = ("open", "running", "over")
+STATUSES = ("waiting", "open", "running", "over")  # waiting: a seat is still open (lobby.py)
 MAX_GAME_ID = 32  # ids are secrets.token_urlsafe(8): 11 characters
 
 
@@ -115,10 +116,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state["rooms"].start()
         state["rooms"].chat = chat_hub  # the PostgreSQL listener hands it other processes' chat messages
         cluster = attach_cluster(state["rooms"])  # PostgreSQL: moves and bot ownership shared by all processes
+        matchmaker = state["rooms"].matchmaker = Matchmaker(store, state["rooms"])  # open seats, quick play
+        matchmaker.start()
         log.info("tracklayer server ready (database: %s)", url.split("://", 1)[0])
         try:
             yield
         finally:
+            await matchmaker.close()
             if cluster is not None:
                 await cluster.close()
             await state["rooms"].close()
@@ -241,6 +245,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                              "link": f"/game/{rec.id}#{rec.spectator_token}"}}
         if rec.table_token:
             out["hotseat"] = {"token": rec.table_token, "link": f"/game/{rec.id}#{rec.table_token}"}
+        out.update(creator_out(rec))
         return JSONResponse(out, status_code=201)
 
     @app.get("/api/games/{game_id}")
@@ -294,6 +299,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if kind == "human":
                 seats.append({"name": clean_name(s.get("name"), f"Player {i + 1}", f"seats[{i}]"), "kind": "human",
                               "token": secrets.token_urlsafe(18)})
+            elif kind == OPEN:  # a seat anyone may claim from the lobby (POST /api/games/{id}/join)
+                seats.append({"name": open_seat_name(i), "kind": OPEN})
             elif kind == "bot":
                 wanted = s.get("bot") or "bot"
                 bot = resolve_bot(wanted) if isinstance(wanted, str) else None
@@ -302,7 +309,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 seats.append({"name": clean_name(s.get("name"), f"Bot {i + 1}", f"seats[{i}]"), "kind": "bot",
                               "bot": bot})
             else:
-                raise _bad(f"seats[{i}]: kind must be 'human' or 'bot', not {shown(kind)}")
+                raise _bad(f"seats[{i}]: kind must be 'human', 'bot' or 'open', not {shown(kind)}")
         names = [s["name"] for s in seats]
         for i, n in enumerate(names):  # names must differ: number repeats
             if names.count(n) > 1:
@@ -327,11 +334,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise _bad(str(exc)) from None
         humans = sum(1 for s in seats if s["kind"] == "human")
         table = secrets.token_urlsafe(18) if body.get("hotseat") and humans >= 1 else None
+        private = body.get("private", False)
+        if not isinstance(private, bool):
+            raise _bad("'private' must be true or false")
+        waiting = any(s["kind"] == OPEN for s in seats)
+        if waiting and (private or table):
+            raise _bad("open seats are claimed from the lobby: a private or hot-seat game cannot have them")
         now = time.time()
         rec = GameRecord(id=secrets.token_urlsafe(8), game=name, variant=variant, setup=game.setup(), seats=seats,
-                         spectator_token=secrets.token_urlsafe(18), table_token=table, status="open",
-                         created_at=now, updated_at=now)
+                         spectator_token=secrets.token_urlsafe(18), table_token=table,
+                         status="waiting" if waiting else "open", created_at=now, updated_at=now,
+                         creator_token=secrets.token_urlsafe(18), private=private)
         return rec, game
+
+    app.include_router(lobby_router(store, rooms, lambda body: _new_record(body), limits))
 
     # ------------------------------------------------------------------ websocket
     def decode(message: dict[str, Any]) -> dict[str, Any]:

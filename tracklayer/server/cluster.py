@@ -47,6 +47,8 @@ class Cluster:
     def needs_owner(self, room: Room) -> bool:
         """Does the game need one process to act for it? Today: it has bots and is not over (turn clocks
         will add their games). Games of humans only need none, and hold no lock."""
+        if room.record.status == "waiting":  # a quick-play game's bots fill its seats at a deadline (lobby.py)
+            return room.record.fill_at is not None
         return bool(room.bots) and not room.game.is_over
 
     def unloaded(self, game_id: str) -> None:

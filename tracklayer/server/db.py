@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -53,6 +54,12 @@ games = Table(
     Column("status", String(16), nullable=False, default="open"),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # --- lobby (#13: links never lost, matchmaking; migration 0004) ---
+    Column("creator_token", String(64), nullable=True, unique=True),  # reads every link of the game
+    Column("private", Boolean, nullable=True),  # True: not listed; False: listed with a watch link; None: older game
+    Column("fill_at", Float, nullable=True),  # a waiting game's open seats go to bots at this time (quick play)
+    Column("quick", String(80), nullable=True),  # quick-play pool "game/players" a waiting game belongs to
+    # --- end lobby ---
 )
 
 moves = Table(
@@ -81,6 +88,10 @@ class GameRecord:
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
     moves: list[str] = field(default_factory=list)
+    creator_token: str | None = None
+    private: bool | None = None
+    fill_at: float | None = None
+    quick: str | None = None
 
 
 def normalise_url(url: str) -> str:
@@ -153,7 +164,8 @@ class Store:
             conn.execute(insert(games).values(
                 id=rec.id, game=rec.game, variant=rec.variant, setup=json.dumps(rec.setup),
                 seats=json.dumps(rec.seats), spectator_token=rec.spectator_token, table_token=rec.table_token,
-                status=rec.status, created_at=rec.created_at, updated_at=rec.updated_at))
+                status=rec.status, created_at=rec.created_at, updated_at=rec.updated_at,
+                creator_token=rec.creator_token, private=rec.private, fill_at=rec.fill_at, quick=rec.quick))
 
     def append_move(self, game_id: str, idx: int, text: str, status: str | None = None) -> None:
         """Store move ``idx``; :class:`MoveConflict` if that index is already taken."""
@@ -225,7 +237,8 @@ class Store:
                           setup=_stored_json(row.setup, row.id, "setup"),
                           seats=_stored_json(row.seats, row.id, "seats"),
                           spectator_token=row.spectator_token, table_token=row.table_token, status=row.status,
-                          created_at=row.created_at, updated_at=row.updated_at, moves=move_texts)
+                          created_at=row.created_at, updated_at=row.updated_at, moves=move_texts,
+                          creator_token=row.creator_token, private=row.private, fill_at=row.fill_at, quick=row.quick)
 
     def load_game(self, game_id: str) -> GameRecord | None:
         with self.engine.connect() as conn:
@@ -253,8 +266,10 @@ class Store:
         """Newest first, with the move count; no tokens and no seeds."""
         counts = (select(moves.c.game_id, func.count().label("n")).group_by(moves.c.game_id).subquery())
         query = (select(games.c.id, games.c.game, games.c.variant, games.c.seats, games.c.status,
-                        games.c.created_at, games.c.updated_at, func.coalesce(counts.c.n, 0).label("n"))
+                        games.c.created_at, games.c.updated_at, func.coalesce(counts.c.n, 0).label("n"),
+                        games.c.private, games.c.spectator_token)
                  .select_from(games.outerjoin(counts, counts.c.game_id == games.c.id))
+                 .where(games.c.private.is_not(True))  # private games are not listed
                  .order_by(games.c.updated_at.desc()).limit(limit))
         if statuses:
             query = query.where(games.c.status.in_(statuses))
@@ -268,6 +283,8 @@ class Store:
                                      "moves": int(r.n), "created_at": float(r.created_at),
                                      "updated_at": float(r.updated_at),
                                      "seats": [{"name": str(s["name"]), "kind": str(s["kind"])} for s in seats]})
+                if r.private is False:  # a public game: anyone may watch it (the spectator view hides every secret)
+                    entry["watch"] = f"/game/{r.id}#{r.spectator_token}"
             except Exception as exc:
                 log.error("game %s left out of the list: its stored row cannot be read (%s)", r.id,
                           type(exc).__name__)

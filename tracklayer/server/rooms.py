@@ -197,10 +197,12 @@ class Room:
             "controls": sorted(access.seats), "moves": len(g.moves), "over": g.is_over,
             "seats": self.seat_info(), "view": view, "log_from": log_from,
         }
-        if current is not None and current in access.seats and not g.is_over:
+        if current is not None and current in access.seats and not g.is_over and self.record.status != "waiting":
             msg["legal"] = list(self.legal_texts())
         if self.broken:
             msg["broken"] = self.broken
+        if self.record.status == "waiting":  # open seats: nobody moves until they are taken (lobby.py)
+            msg["waiting"] = True
         return msg
 
     def send_state(self, conn: Connection) -> None:
@@ -480,6 +482,8 @@ class Rooms:
         async with room.lock:
             if room.broken:
                 raise ProtocolError("broken", room.broken)
+            if room.record.status == "waiting":
+                raise ProtocolError("waiting", "the game starts when every seat is taken")
             g = room.game
             n = len(g.moves)
             if expect != n:
@@ -530,7 +534,7 @@ class Rooms:
     # ------------------------------------------------------------------ bots
     def kick_bots(self, room: Room) -> None:
         g = room.game
-        if g.is_over or room.broken or g.current_player not in room.bots:
+        if g.is_over or room.broken or g.current_player not in room.bots or room.record.status == "waiting":
             return
         if self.cluster is not None and not self.cluster.owns(room.id):
             return  # another server process runs this game's bots
@@ -544,7 +548,7 @@ class Rooms:
             async with room.lock:
                 g = room.game
                 seat = g.current_player
-                if g.is_over or room.broken or seat not in room.bots:
+                if g.is_over or room.broken or seat not in room.bots or room.record.status == "waiting":
                     return
                 candidate = g.clone()
                 try:

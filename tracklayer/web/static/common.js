@@ -75,14 +75,18 @@ export function paymentChips(text) {
   return h("span", { class: "row", style: "gap:4px" }, parsePayment(text).map(([c, n]) => chip(c, n)));
 }
 
+// Every token this browser has seen, by game id and then by seat number, "hotseat", "spectator" or
+// "creator". Tokens are added, never replaced by another game's or seat's (opening one link must not
+// lose the others: the "My games" page lists them all).
 export const store = {
   mine() {
     try { return JSON.parse(localStorage.getItem("tracklayer.games") || "{}"); } catch { return {}; }
   },
   remember(gameId, entry) {
     const all = store.mine();
-    all[gameId] = { ...(all[gameId] || {}), ...entry, at: Date.now() };
-    localStorage.setItem("tracklayer.games", JSON.stringify(all));
+    const old = all[gameId] || {};
+    all[gameId] = { ...old, ...entry, tokens: { ...(old.tokens || {}), ...(entry.tokens || {}) }, at: Date.now() };
+    try { localStorage.setItem("tracklayer.games", JSON.stringify(all)); } catch { /* storage full or blocked */ }
   },
 };
 

@@ -8,11 +8,13 @@ import { attachZoom } from "/static/zoom.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
 import { describeMove, describeNote, describePayment, routeText, cityText } from "/static/moves.js";
 import { mountChat } from "/static/chat.js";
+import { mountGamePanel } from "/static/links.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const tok = location.hash.slice(1);
 
+const linkPanel = mountGamePanel(gameId);
 const ui = {
   st: null, // last "state" message
   board: null, // board data
@@ -91,6 +93,7 @@ async function onMessage(msg) {
   }
   const first = !ui.st;
   ui.st = msg;
+  linkPanel(msg); // the creator's links and the "waiting for players" banner (links.js)
   if (first) {
     store.remember(gameId, { title: msg.game, game: msg.game, tokens: { [msg.role === "seat" ? msg.seat : msg.role === "table" ? "hotseat" : "spectator"]: tok }, seats: msg.seats.map((x) => x.name) });
     ui.board = await (await fetch(`/api/boards/${msg.game}`)).json();
@@ -766,6 +769,7 @@ initI18n().then(() => {
   langPicker = picker();
   onLangChange(() => {
     renderTop();
+    linkPanel();
     if (!ui.drawing) return;
     buildBoard(); // the board's labels are translated too
     render();

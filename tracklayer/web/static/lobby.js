@@ -1,6 +1,7 @@
 import { h, s, icon, logo, token, store, PLAYER_COLORS, CARD_FILL, gameTitle, variantTitle } from "/static/common.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
 import { geoLayer } from "/static/geo.js";
+import { linkRow, eyeMark, tableMark, playerList } from "/static/links.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = { games: [], bots: [] };
@@ -114,6 +115,8 @@ function botSelect(seat, i) {
   return sel;
 }
 
+const KIND_ICON = { human: "person", bot: "bot", open: "flag" };
+
 function defaultName(seat, i) {
   return seat.kind === "bot" ? t("lobby.bot_n", { n: i + 1 }) : t("lobby.player_n", { n: i + 1 });
 }
@@ -122,11 +125,11 @@ function renderSeats() {
   const box = $("seats");
   box.replaceChildren();
   seats.forEach((seat, i) => {
-    const name = h("input", { value: seat.name, placeholder: defaultName(seat, i),
+    const name = h("input", { value: seat.kind === "open" ? "" : seat.name, placeholder: seat.kind === "open" ? t("links.open_short") : defaultName(seat, i), disabled: seat.kind === "open",
       "aria-label": t("lobby.seat_name", { n: i + 1 }), maxlength: 24, oninput: (e) => { seat.name = e.target.value; } });
     const who = h("span", { class: "who", role: "group", "aria-label": t("lobby.seat_played_by", { n: i + 1 }) },
-      ["human", "bot"].map((k) => h("button", { type: "button", "aria-pressed": String(seat.kind === k),
-        onclick: () => { seat.kind = k; renderSeats(); } }, icon(k === "human" ? "person" : "bot"), " ", t(k === "human" ? "lobby.human" : "lobby.bot"))));
+      ["human", "bot", "open"].map((k) => h("button", { type: "button", "aria-pressed": String(seat.kind === k), "data-kind": k,
+        onclick: () => { seat.kind = k; renderSeats(); } }, icon(KIND_ICON[k]), " ", t(`lobby.kind_${k}`))));
     const kind = seat.kind === "bot" ? botSelect(seat, i) : null;
     const rm = h("button", { class: "x", type: "button", "aria-label": t("lobby.remove_seat", { n: i + 1 }), disabled: seats.length <= (chosen?.min_players ?? 2),
       onclick: () => { seats.splice(i, 1); renderSeats(); } }, "×");
@@ -141,8 +144,8 @@ async function create() {
   if (!chosen) { $("create-error").textContent = t("lobby.pick_map"); return; }
   const options = {};
   document.querySelectorAll("[data-option]").forEach((el) => { options[el.dataset.option] = el.value; });
-  const body = { game: chosen.name, variant: $("variant").value, options, hotseat: $("hotseat").checked,
-    seats: seats.map((x, i) => ({ kind: x.kind, name: x.name.trim() || defaultName(x, i), bot: x.kind === "bot" ? botFor(x) : undefined })) };
+  const body = { game: chosen.name, variant: $("variant").value, options, hotseat: $("hotseat").checked, private: $("private").checked,
+    seats: seats.map((x, i) => (x.kind === "open" ? { kind: "open" } : { kind: x.kind, name: x.name.trim() || defaultName(x, i), bot: x.kind === "bot" ? botFor(x) : undefined })) };
   try {
     const out = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     showLinks(out);
@@ -157,17 +160,10 @@ function showLinks(out) {
   lastCreated = out;
   const links = $("links");
   links.replaceChildren();
-  const abs = (p) => new URL(p, location.href).href;
   const title = catalog.games.find((g) => g.name === out.game)?.title || out.game;
   const tokens = {};
-  const add = (tok, label, link, primary) => {
-    const copy = h("button", { class: "btn small", type: "button", onclick: async () => {
-      try { await navigator.clipboard.writeText(abs(link)); copy.textContent = t("lobby.copied"); } catch { copy.textContent = t("lobby.select_copy"); }
-    } }, t("lobby.copy_link"));
-    links.append(h("div", { class: "link" }, tok, h("div", {}, h("b", {}, label), h("br"), h("code", {}, abs(link))), copy,
-      h("a", { class: `btn small ${primary ? "primary" : ""}`, href: link }, primary ? t("lobby.play") : t("lobby.open"))));
-  };
-  if (out.hotseat) { tokens.hotseat = out.hotseat.token; add(h("span", { class: "token", style: "background:#333" }, icon("swap", 18)), t("lobby.hotseat_table"), out.hotseat.link, true); }
+  const add = (tok, label, link, primary) => links.append(linkRow(tok, label, link, primary ? t("lobby.play") : t("lobby.open"), primary));
+  if (out.hotseat) { tokens.hotseat = out.hotseat.token; add(tableMark(), t("lobby.hotseat_table"), out.hotseat.link, true); }
   let first = !out.hotseat;
   for (const seat of out.seats) {
     if (seat.kind !== "human") continue;
@@ -176,7 +172,8 @@ function showLinks(out) {
     first = false;
   }
   tokens.spectator = out.spectator.token;
-  add(h("span", { class: "token", style: "background:#777" }, icon("eye", 18)), t("lobby.spectators"), out.spectator.link, false);
+  add(eyeMark(), t("lobby.spectators"), out.spectator.link, false);
+  if (out.creator) tokens.creator = out.creator.token; // reopens every link later (My games, the game page)
   store.remember(out.id, { title, game: out.game, tokens, seats: out.seats.map((x) => x.name) });
   $("created").hidden = false;
 }
@@ -192,12 +189,25 @@ async function refresh() {
   mineList.replaceChildren();
   const ids = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0));
   const titleOf = (game, fallback) => gameTitle(game, catalog.games.find((x) => x.name === game)?.title || fallback || game);
-  for (const id of ids.slice(0, 12)) {
-    const m = mine[id]; const g = byId[id];
-    const tok = m.tokens.hotseat || Object.entries(m.tokens).find(([k]) => /^\d+$/.test(k))?.[1] || m.tokens.spectator;
-    mineList.append(h("li", {}, h("div", { class: "meta" }, h("b", {}, titleOf(m.game || g?.game, m.title) || t("lobby.game")),
-      h("span", {}, list(m.seats || []), g ? ` · ${t("lobby.moves", { count: g.moves })}` : "")), g ? statusChip(g.status) : null,
-    h("a", { class: "btn small gold", href: `/game/${id}#${tok}` }, g?.status === "over" ? t("lobby.results") : t("lobby.resume")),
+  const shown = ids.slice(0, 12).map((id) => {
+    const tk = mine[id].tokens || {};
+    return [id, tk.hotseat || Object.entries(tk).find(([k]) => /^\d+$/.test(k))?.[1] || tk.spectator];
+  });
+  // private games are not in the public list: their status (and whose turn it is) comes per token
+  const st = {};
+  try {
+    const items = shown.filter(([, tok]) => tok).map(([game, tok]) => ({ game, token: tok }));
+    if (items.length) {
+      const out = await api("/api/games/status", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ items }) });
+      out.items.forEach((x) => { if (!x.error) st[x.game] = x; });
+    }
+  } catch { /* offline */ }
+  for (const [id, tok] of shown) {
+    const m = mine[id]; const g = byId[id] || st[id];
+    const yours = st[id]?.your_turn;
+    mineList.append(h("li", { class: yours ? "yours" : "" }, h("div", { class: "meta" }, h("b", {}, titleOf(m.game || g?.game || g?.title, m.title) || t("lobby.game")),
+      h("span", {}, st[id] ? playerList(st[id].players) : list(m.seats || []), g ? ` · ${t("lobby.moves", { count: g.moves })}` : "")), g ? statusChip(g.status) : null,
+    h("a", { class: `btn small ${yours ? "primary" : "gold"}`, href: tok ? `/game/${id}#${tok}` : "/my" }, g?.status === "over" ? t("lobby.results") : t("lobby.resume")),
     g?.status === "over" ? h("a", { class: "btn small", href: `/replay/${encodeURIComponent(id)}` }, t("lobby.replay")) : null));
   }
   if (!ids.length) mineList.append(h("li", { class: "empty" }, t("lobby.mine_empty")));
@@ -205,8 +215,12 @@ async function refresh() {
   all.replaceChildren();
   const live = listed.filter((g) => g.status !== "over").slice(0, 15);
   for (const g of live) {
-    all.append(h("li", {}, h("div", { class: "meta" }, h("b", {}, titleOf(g.game)),
-      h("span", {}, list(g.seats.map((x) => (x.kind === "bot" ? t("lobby.name_bot", { name: x.name }) : x.name))), ` · ${t("lobby.moves", { count: g.moves })}`)), statusChip(g.status)));
+    const open = g.seats.filter((x) => x.kind === "open").length;
+    const acts = h("span", { class: "acts" });
+    if (g.status === "waiting" && open) acts.append(h("button", { class: "btn small gold", type: "button", "data-join": g.id, onclick: () => join(g) }, t("lobby.join")));
+    if (g.watch) acts.append(h("a", { class: "btn small", href: g.watch, "data-watch": g.id }, icon("eye"), " ", t("lobby.watch")));
+    all.append(h("li", { "data-game": g.id }, h("div", { class: "meta" }, h("b", {}, titleOf(g.game)),
+      h("span", {}, playerList(g.seats), ` · ${open ? t("lobby.open_seats", { count: open }) : t("lobby.moves", { count: g.moves })}`)), statusChip(g.status), acts));
   }
   if (!live.length) all.append(h("li", { class: "empty" }, t("lobby.all_empty")));
   // finished games, each with its replay (replay pages need no token: a finished game hides nothing)
@@ -215,6 +229,46 @@ async function refresh() {
     h("span", {}, list(g.seats.map((x) => (x.kind === "bot" ? t("lobby.name_bot", { name: x.name }) : x.name))), ` · ${t("lobby.moves", { count: g.moves })}`)),
   h("a", { class: "btn small gold", href: `/replay/${encodeURIComponent(g.id)}` }, t("lobby.replay"))))
     : [h("li", { class: "empty" }, t("lobby.finished_empty"))]));
+}
+
+// ---------------------------------------------------------------- join, quick play
+const NAME_KEY = "tracklayer.name";
+function myName() { try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; } }
+function setMyName(v) { try { localStorage.setItem(NAME_KEY, v); } catch { /* this page only */ } }
+
+async function join(g) {
+  const name = (myName() || "").trim() || undefined;
+  try {
+    const out = await api(`/api/games/${encodeURIComponent(g.id)}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
+    store.remember(g.id, { game: g.game, tokens: { [out.seat]: out.token }, seats: g.seats.map((x) => x.name) });
+    location.href = out.link;
+  } catch (e) { $("quick-error").textContent = t("lobby.join_failed", { detail: e.message }); refresh(); }
+}
+
+function renderQuick() {
+  const box = $("quick");
+  const keep = { game: $("q-game")?.value, players: $("q-players")?.value, wait: $("q-wait")?.value };
+  const game = catalog.games.find((g) => g.name === keep.game) || catalog.games[0];
+  if (!game) return;
+  const gameSel = h("select", { id: "q-game", onchange: renderQuick }, catalog.games.map((g) => h("option", { value: g.name, selected: g.name === game.name }, gameTitle(g.name, g.title))));
+  const counts = [];
+  for (let n = game.min_players; n <= game.max_players; n++) counts.push(n);
+  const players = h("select", { id: "q-players" }, counts.map((n) => h("option", { value: n, selected: String(n) === (keep.players || "3") }, t("lobby.players_n", { count: n }))));
+  const wait = h("select", { id: "q-wait" }, [[30, "quick.wait_30"], [120, "quick.wait_120"], [600, "quick.wait_600"]].map(([s, k]) => h("option", { value: s, selected: String(s) === (keep.wait || "120") }, t(k))));
+  const name = h("input", { id: "q-name", value: myName(), maxlength: 24, placeholder: t("quick.name_placeholder"), oninput: (e) => setMyName(e.target.value) });
+  box.replaceChildren(h("label", { class: "field wide" }, t("lobby.map"), gameSel), h("label", { class: "field" }, t("quick.players"), players),
+    h("label", { class: "field" }, t("quick.wait"), wait), h("label", { class: "field wide" }, t("quick.name"), name));
+}
+
+async function quickPlay() {
+  $("quick-error").textContent = "";
+  const body = { game: $("q-game").value, players: Number($("q-players").value), wait: Number($("q-wait").value), name: $("q-name").value.trim() || undefined,
+    avoid: Object.keys(store.mine()).slice(0, 500) }; // never a second seat in a game this browser plays
+  try {
+    const out = await api("/api/quickplay", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    store.remember(out.id, { game: body.game, tokens: { [out.seat]: out.token } });
+    location.href = out.link;
+  } catch (e) { $("quick-error").textContent = t("quick.failed", { detail: e.message }); }
 }
 
 function renderTop() {
@@ -232,7 +286,9 @@ async function main() {
   choose(chosen);
   $("add-seat").addEventListener("click", () => { seats.push({ kind: "bot", name: "" }); renderSeats(); });
   $("create").addEventListener("click", create);
-  onLangChange(() => { renderTop(); renderTiles(); choose(chosen); refresh(); if (lastCreated) showLinks(lastCreated); });
+  renderQuick();
+  $("quick-go").addEventListener("click", quickPlay);
+  onLangChange(() => { renderTop(); renderTiles(); choose(chosen); renderQuick(); refresh(); if (lastCreated) showLinks(lastCreated); });
   refresh();
   setInterval(refresh, 10000);
 }
