@@ -47,7 +47,8 @@ class Cluster:
     def needs_owner(self, room: Room) -> bool:
         """Does the game need one process to act for it? Today: it has bots and is not over (turn clocks
         will add their games). Games of humans only need none, and hold no lock."""
-        return bool(room.bots) and not room.game.is_over
+        clocked = room.control is not None and room.control.clocked
+        return (bool(room.bots) or clocked) and not room.game.is_over
 
     def unloaded(self, game_id: str) -> None:
         self.lease.release(game_id)
@@ -61,6 +62,8 @@ class Cluster:
         # the previous owner may have stored moves this room has not applied yet: catch up first
         # (the resync kicks the bots once the room is current)
         self.fanout.resync(game_id)
+        # its clock too: the stored deadline is the truth (it may be overdue: it fires at once)
+        self.rooms.clocks.spawn(self.rooms.clocks.reload(game_id))
 
     def _lost(self, game_ids: list[str]) -> None:
         for game_id in game_ids:
