@@ -6,6 +6,7 @@ import { h, icon, logo, token, chip, paymentChips, parsePayment, store, CARD_LET
 import { TTRBoard, TransBoard, routeNeed } from "/static/board.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
 import { describeMove, describeNote, describePayment, routeText, cityText } from "/static/moves.js";
+import { clockPanel, onClockState } from "/static/clock.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -64,6 +65,7 @@ async function onMessage(msg) {
   }
   const first = !ui.st;
   ui.st = msg;
+  onClockState(msg); // clocks, seat control, "your turn" notice (clock.js)
   if (first) {
     store.remember(gameId, { title: msg.game, game: msg.game, tokens: { [msg.role === "seat" ? msg.seat : msg.role === "table" ? "hotseat" : "spectator"]: tok }, seats: msg.seats.map((x) => x.name) });
     ui.board = await (await fetch(`/api/boards/${msg.game}`)).json();
@@ -235,6 +237,8 @@ function render() {
   if (action) sections.push(action);
   const special = isTTR() ? null : specialCardsBox(); // next to the choice it may ask for
   if (special) sections.push(special);
+  const clockBox = clockPanel(ui.st, v.players.map((p) => p.name), (m) => ui.ws?.readyState === 1 && ui.ws.send(JSON.stringify(m)));
+  if (clockBox) sections.push(clockBox);
   sections.push(playersBox());
   if (isTTR()) sections.push(...ttrBoxes()); else sections.push(...transBoxes());
   sections.push(logBox(), movesBox());

@@ -1,6 +1,7 @@
 import { h, s, icon, logo, token, store, PLAYER_COLORS, CARD_FILL, gameTitle, variantTitle } from "/static/common.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
 import { geoLayer } from "/static/geo.js";
+import { mountClockPicker, clockBody, clockLabel } from "/static/clock.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = { games: [], bots: [] };
@@ -141,7 +142,7 @@ async function create() {
   if (!chosen) { $("create-error").textContent = t("lobby.pick_map"); return; }
   const options = {};
   document.querySelectorAll("[data-option]").forEach((el) => { options[el.dataset.option] = el.value; });
-  const body = { game: chosen.name, variant: $("variant").value, options, hotseat: $("hotseat").checked,
+  const body = { game: chosen.name, variant: $("variant").value, options, hotseat: $("hotseat").checked, clock: clockBody(),
     seats: seats.map((x, i) => ({ kind: x.kind, name: x.name.trim() || defaultName(x, i), bot: x.kind === "bot" ? botFor(x) : undefined })) };
   try {
     const out = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -205,7 +206,7 @@ async function refresh() {
   const live = listed.filter((g) => g.status !== "over").slice(0, 15);
   for (const g of live) {
     all.append(h("li", {}, h("div", { class: "meta" }, h("b", {}, titleOf(g.game)),
-      h("span", {}, list(g.seats.map((x) => (x.kind === "bot" ? t("lobby.name_bot", { name: x.name }) : x.name))), ` · ${t("lobby.moves", { count: g.moves })}`)), statusChip(g.status)));
+      h("span", {}, list(g.seats.map((x) => (x.kind === "bot" ? t("lobby.name_bot", { name: x.name }) : x.name))), ` · ${t("lobby.moves", { count: g.moves })}`, g.clock ? h("span", { class: "lobby-clock" }, ` · ⏱ ${clockLabel(g.clock)}`) : null)), statusChip(g.status)));
   }
   if (!live.length) all.append(h("li", { class: "empty" }, t("lobby.all_empty")));
 }
@@ -223,6 +224,7 @@ async function main() {
   chosen = catalog.games.find((g) => g.name === "ttr-europe") || catalog.games[0];
   renderTiles();
   choose(chosen);
+  mountClockPicker(); // turn clocks (clock.js)
   $("add-seat").addEventListener("click", () => { seats.push({ kind: "bot", name: "" }); renderSeats(); });
   $("create").addEventListener("click", create);
   onLangChange(() => { renderTop(); renderTiles(); choose(chosen); refresh(); if (lastCreated) showLinks(lastCreated); });
