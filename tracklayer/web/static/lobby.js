@@ -206,7 +206,7 @@ async function refresh() {
   const live = listed.filter((g) => g.status !== "over").slice(0, 15);
   for (const g of live) {
     all.append(h("li", {}, h("div", { class: "meta" }, h("b", {}, titleOf(g.game)),
-      h("span", {}, list(g.seats.map((x) => (x.kind === "bot" ? t("lobby.name_bot", { name: x.name }) : x.name))), ` · ${t("lobby.moves", { count: g.moves })}`, g.clock ? h("span", { class: "lobby-clock" }, ` · ⏱ ${clockLabel(g.clock)}`) : null)), statusChip(g.status)));
+      h("span", {}, list(g.seats.map((x) => (x.kind === "bot" ? t("lobby.name_bot", { name: x.name }) : x.name))), ` · ${t("lobby.moves", { count: g.moves })}`, g.clock ? h("span", { class: "lobby-clock" }, ` · ${clockLabel(g.clock)}`) : null)), statusChip(g.status)));
   }
   if (!live.length) all.append(h("li", { class: "empty" }, t("lobby.all_empty")));
 }
