@@ -130,3 +130,44 @@ def test_lobby_offers_clock_presets(web_server: Server, browser: Any, shots: Pat
                                            timeout=20000)
             finally:
                 ctx.close()
+
+
+NOTIFY_STUB = """
+// a hidden tab and a Notification API that records (headless chromium has neither for real)
+Object.defineProperty(document, "hidden", { get: () => window.__hidden === true });
+window.__notes = [];
+window.__asked = 0;
+class FakeNotification {
+  constructor(title, opts) { window.__notes.push({ title, body: opts && opts.body }); }
+  static requestPermission() {
+    window.__asked += 1; FakeNotification.permission = "granted"; return Promise.resolve("granted");
+  }
+}
+FakeNotification.permission = "default";
+window.Notification = FakeNotification;
+"""
+
+
+def test_your_turn_notification_and_tab_title(web_server: Server, browser: Any, shots: Path) -> None:
+    out = web_server.create(NY, [{"name": "Ann"}, {"name": "Bob"}], first_player=1)
+    ctx = _context(browser)
+    ctx.add_init_script(NOTIFY_STUB)
+    bob = web_server.client(out["id"], out["seats"][1]["token"])
+    try:
+        page = _open(ctx, web_server, out["seats"][0]["link"])
+        assert page.evaluate("() => window.__asked") == 0  # never asked on load
+        page.click("#notify")  # asked on a click only
+        page.wait_for_function("() => window.__asked === 1 && !document.getElementById('notify')")
+        page.evaluate("() => { window.__hidden = true; }")  # Ann switches to another tab
+        st = bob.my_turn()
+        assert bob.move(st["legal"][0])["type"] == "ack"
+        page.wait_for_function("() => (window.__tracklayer.st.legal || []).length > 0")
+        page.wait_for_function("() => document.title === '● Your turn — tracklayer' && window.__notes.length === 1",
+                               timeout=10000)
+        assert page.evaluate("() => window.__notes[0].title") == "Your turn"
+        page.evaluate("() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); }")
+        page.wait_for_function("() => !document.title.startsWith('●')")
+        assert not page.errors, page.errors
+    finally:
+        bob.close()
+        ctx.close()

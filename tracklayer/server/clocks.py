@@ -169,6 +169,9 @@ class Control:
         """Follow the game: when the mover changed, close the old turn (bank, timeouts, the one-turn
         stand-in) and start the new one (its deadline). Idempotent; True if anything changed."""
         seat = None if game.is_over else game.current_player
+        if self.spec is None:  # no clock: nothing to time, nothing to store at each turn
+            self.turn_seat = seat
+            return False
         if seat == self.turn_seat and not (seat is None and self.deadline is not None):
             return False
         now = time.time() if now is None else now
