@@ -258,3 +258,35 @@ def test_two_processes_only_the_lease_holder_fires(tmp_path: Path) -> None:
     finally:
         a.stop()
         b.stop()
+
+
+class _Game:
+    """Just what Control.observe reads of a game."""
+
+    def __init__(self, current: int | None, over: bool = False) -> None:
+        self.current_player, self.is_over = current, over
+
+
+def test_control_bank_timeouts_and_turn_restart() -> None:
+    from tracklayer.server.clocks import Control
+
+    c = Control(creator="x", spec={"turn_seconds": 10, "bank_seconds": 30, "standin": "greedy"}, standin_bot="greedy",
+                n=3)
+    human = [True, True, False]
+    assert c.observe(_Game(0), human, now=100.0) and c.deadline == 140.0
+    assert not c.observe(_Game(0), human, now=105.0)  # a second move of the same turn: same clock
+    c.timeouts[0] = 1
+    c.observe(_Game(1), human, now=125.0)  # Ann took 25 s: 15 over her turn come out of her bank
+    assert c.banks == [15.0, 30.0, 30.0] and c.timeouts[0] == 0 and c.deadline == 165.0
+    c.observe(_Game(2), human, now=126.0)  # a bot's turn: nothing counts down
+    assert c.deadline is None and c.block(now=127.0)["seat"] is None
+    c.observe(_Game(0), human, now=130.0)
+    assert c.deadline == 155.0 and c.block(now=131.0)["left"] == 24.0
+    c.standin[1] = True  # Bob's stand-in keeps his seat: handing over in his turn touches nobody else
+    c.observe(_Game(1), human, now=131.0)
+    assert c.deadline is None
+    c.standin[1] = False
+    c.restart_turn(_Game(1), human)
+    assert c.deadline is not None and c.banks == [15.0, 30.0, 30.0] and c.timeouts == [0, 0, 0]
+    c.observe(_Game(None, over=True), human, now=200.0)
+    assert c.deadline is None and c.turn_seat is None

@@ -191,9 +191,13 @@ class Control:
         return True
 
     def restart_turn(self, game: Any, human: list[bool]) -> None:
-        """The seat to move changed hands (taken back, handed over): its clock starts afresh."""
-        self.turn_seat = -1
-        self.observe(game, human)
+        """The seat to move changed hands (taken back, handed over): its clock starts afresh, and
+        nobody's bank or count of timeouts is touched."""
+        seat = None if game.is_over else game.current_player
+        self.turn_seat, self.turn_start, self.deadline = seat, time.time(), None
+        if seat is not None and self.spec is not None and human[seat] and seat not in self.bot_seats():
+            self.deadline = self.turn_start + self.spec["turn_seconds"] + self.banks[seat]
+        self.dirty = True
 
     def block(self, now: float | None = None) -> dict[str, Any] | None:
         """The ``clock`` block of the state message (None without a clock)."""
