@@ -171,3 +171,31 @@ def test_your_turn_notification_and_tab_title(web_server: Server, browser: Any, 
     finally:
         bob.close()
         ctx.close()
+
+
+def test_creator_hands_an_absent_seat_to_a_bot(web_server: Server, browser: Any, shots: Path) -> None:
+    ctx = _context(browser)
+    try:
+        page = ctx.new_page()
+        page.goto(web_server.base + "/")
+        page.wait_for_selector(".tile")
+        page.locator("#seats .seat").nth(2).locator("button.x").click()  # two seats
+        page.locator("#seats .seat").nth(1).locator(".who button").first.click()  # seat 2: a person
+        page.fill("#seats .seat:nth-child(1) input", "Ann")
+        page.fill("#seats .seat:nth-child(2) input", "Bob")
+        page.click("#create")
+        page.wait_for_selector("#created:not([hidden])")
+        page.click("#links a.primary")  # the creator plays Ann; Bob never comes
+        page.wait_for_selector("g.route")
+        page.wait_for_selector('[data-handover="1"]')
+        assert "Let a bot play for Bob" in page.inner_text("#clockbox")
+        page.locator("#clockbox").scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / "clock-handover.png"))
+        page.click('[data-handover="1"]')
+        page.wait_for_function("() => window.__tracklayer.st.seats[1].standin === true", timeout=20000)
+        assert page.locator('[data-handover="1"]').count() == 0
+        page.wait_for_selector('#clockbox [data-clock-seat="1"]')
+        assert "A bot plays for this seat" in page.inner_text("#clockbox")  # no clock, but the seat's state
+        page.screenshot(path=str(shots / "clock-handed-over.png"))
+    finally:
+        ctx.close()

@@ -3,7 +3,7 @@
 // down between two states from the server's own figures, and offers the seat's buttons: take back
 // my seat (when a stand-in bot plays it), resign, and "tell me when it is my turn" (Notification API,
 // asked for on a click, never on load; otherwise the tab title changes).
-import { h } from "/static/common.js";
+import { h, store } from "/static/common.js";
 import { t, onLangChange } from "/static/i18n.js";
 
 // ---------------------------------------------------------------- lobby
@@ -106,6 +106,12 @@ export function clockPanel(st, names, send) {
         moving ? h("b", { class: "clock-left", "data-clock-left": clock.left, "aria-label": t("clock.left") }, duration(clock.left))
           : h("span", { class: "clock-left idle" }, duration(clock.turn_seconds))));
     });
+  } else { // no clock: still say which seats a bot plays
+    st.seats.forEach((seat, i) => {
+      if (seat.kind !== "human" || !(seat.standin || seat.resigned)) return;
+      rows.push(h("div", { class: "clock-row", "data-clock-seat": i }, h("span", { class: "clock-name" }, names[i] ?? seat.name),
+        h("span", { class: "clock-flag" }, seat.resigned ? t("clock.resigned") : t("clock.standin_plays"))));
+    });
   }
   const buttons = [];
   const mine = me !== null ? st.seats[me] : null;
@@ -126,10 +132,27 @@ export function clockPanel(st, names, send) {
       } }, t("clock.notify")));
     }
   }
+  // the creator (this browser made the game: the lobby kept its creator token) may hand an absent seat to a bot
+  const creator = store.mine()[st.game_id]?.creator;
+  if (creator && !st.over) {
+    st.seats.forEach((seat, i) => {
+      if (seat.kind !== "human" || seat.online || seat.standin || i === me) return;
+      buttons.push(h("button", { class: "btn small", type: "button", "data-handover": i, onclick: async (ev) => {
+        const btn = ev.currentTarget;
+        btn.disabled = true;
+        const r = await fetch(`/api/games/${encodeURIComponent(st.game_id)}/seats/${i}/handover`,
+          { method: "POST", headers: { Authorization: `Bearer ${creator}` } }).catch(() => null);
+        if (!r || !r.ok) {
+          const detail = r ? (await r.json().catch(() => ({}))).detail || r.status : "";
+          btn.replaceWith(h("span", { class: "clock-note", role: "alert" }, t("clock.handover_failed", { detail })));
+        }
+      } }, t("clock.handover", { name: names[i] ?? seat.name })));
+    });
+  }
   if (!rows.length && !buttons.length) return null;
-  const title = clock ? (clock.preset ? t(`clock.preset.${clock.preset}`) : t("clock.custom", { time: duration(clock.turn_seconds) })) : t("clock.seat");
+  const preset = clock ? (clock.preset ? t(`clock.preset.${clock.preset}`) : t("clock.custom", { time: duration(clock.turn_seconds) })) : "";
   return h("div", { class: "box clockbox", id: "clockbox" },
-    h("h2", {}, h("span", {}, t("clock.title")), h("span", { class: "clock-preset" }, title)),
+    h("h2", {}, h("span", {}, clock ? t("clock.title") : t("clock.seats_title")), h("span", { class: "clock-preset" }, preset)),
     rows.length ? h("div", { class: "clock-rows" }, rows) : null,
     clock ? h("p", { class: "clock-note" }, t("clock.rule", { bot: clock.standin })) : null,
     buttons.length ? h("div", { class: "clock-buttons" }, buttons) : null);

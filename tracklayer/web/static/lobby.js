@@ -178,7 +178,7 @@ function showLinks(out) {
   }
   tokens.spectator = out.spectator.token;
   add(h("span", { class: "token", style: "background:#777" }, icon("eye", 18)), t("lobby.spectators"), out.spectator.link, false);
-  store.remember(out.id, { title, game: out.game, tokens, seats: out.seats.map((x) => x.name) });
+  store.remember(out.id, { title, game: out.game, tokens, seats: out.seats.map((x) => x.name), creator: out.creator?.token });
   $("created").hidden = false;
 }
 
