@@ -130,6 +130,10 @@ class Control:
     turn_start: float = 0.0
     deadline: float | None = None
     dirty: bool = False  # changed since it was last stored
+    # seat changes (timeouts, take-backs, resignations, hand-overs) made so far: a state read back from
+    # the database replaces the one in memory only if it is at least as new (a write of this process
+    # may still be on its way when the lease is taken, or when an older write's notification arrives)
+    version: int = 0
 
     def __post_init__(self) -> None:
         bank = float(self.spec["bank_seconds"]) if self.spec else 0.0
@@ -144,7 +148,8 @@ class Control:
 
     def dump(self) -> dict[str, Any]:
         return {"banks": self.banks, "timeouts": self.timeouts, "standin": self.standin, "resigned": self.resigned,
-                "acting": self.acting, "turn_seat": self.turn_seat, "turn_start": self.turn_start}
+                "acting": self.acting, "version": self.version, "turn_seat": self.turn_seat,
+                "turn_start": self.turn_start}
 
     @classmethod
     def load(cls, creator: str, spec: dict[str, Any] | None, state: dict[str, Any], n: int,
@@ -153,10 +158,21 @@ class Control:
                 banks=[float(b) for b in state.get("banks", [])], timeouts=list(state.get("timeouts", [])),
                 standin=list(state.get("standin", [])), resigned=list(state.get("resigned", [])))
         c.acting = state.get("acting")
+        c.version = int(state.get("version") or 0)
         c.turn_seat = state.get("turn_seat")
         c.turn_start = float(state.get("turn_start") or 0.0)
         c.deadline = deadline
         return c
+
+    def adopt(self, fresh: Control) -> bool:
+        """Take the stored state ``fresh`` if it is not older than this one (in place: callers hold
+        references to this object); True if taken."""
+        if fresh.version < self.version:
+            return False
+        for name in ("banks", "timeouts", "standin", "resigned", "acting", "turn_seat", "turn_start", "deadline",
+                     "version"):
+            setattr(self, name, getattr(fresh, name))
+        return True
 
     def bot_seats(self) -> set[int]:
         """Human seats a bot plays for now."""
@@ -365,23 +381,24 @@ class Clocks:
             return
         delay = max(0.0, c.deadline - time.time())
         loop = asyncio.get_running_loop()
-        seat = c.turn_seat
-        self._timers[room.id] = loop.call_later(delay, lambda: self.spawn(self._fire(room, seat)))
+        seat, deadline = c.turn_seat, c.deadline
+        self._timers[room.id] = loop.call_later(delay, lambda: self.spawn(self._fire(room, seat, deadline)))
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)  # a task nobody references may be collected before it ends
         task.add_done_callback(self._tasks.discard)
 
-    async def _fire(self, room: Room, seat: int | None) -> None:
-        self._timers.pop(room.id, None)
-        c: Control = room.control
+    async def _fire(self, room: Room, seat: int | None, deadline: float | None) -> None:
         async with room.lock:
+            c: Control = room.control
             if self.rooms.rooms.get(room.id) is not room or not self.owner(room):
                 return
-            if seat is None or c.turn_seat != seat or c.deadline is None or room.game.is_over:
+            # this very deadline, still pending (not a turn that ended meanwhile, nor one fired already)
+            if seat is None or c.turn_seat != seat or c.deadline is None or c.deadline != deadline \
+                    or room.game.is_over:
                 return
-            if time.time() < c.deadline - 0.05:  # moved meanwhile and a new turn began: schedule again
+            if time.time() < c.deadline - 0.05:  # woke up early: schedule again
                 self._schedule(room, True)
                 return
             c.timeouts[seat] += 1
@@ -392,6 +409,7 @@ class Clocks:
             c.acting = seat
             c.deadline = None
             c.dirty = True
+            c.version += 1
             self.fired += 1
             log.info("game %s: seat %d timed out (%d in a row); its stand-in bot plays%s", room.id, seat,
                      c.timeouts[seat], " and keeps the seat" if c.standin[seat] else " this turn")
@@ -402,8 +420,8 @@ class Clocks:
     # ------------------------------------------------------------------ seat changes asked for by people
     async def change(self, room: Room, seat: int, what: str) -> None:
         """``takeback``, ``resign`` or ``handover`` of ``seat`` (rights checked by the caller)."""
-        c: Control = room.control
         async with room.lock:
+            c: Control = room.control
             if room.game.is_over:
                 raise ValueError("the game is over")
             if what == "takeback":
@@ -426,6 +444,7 @@ class Clocks:
             if c.turn_seat == seat:
                 c.restart_turn(room.game, self.human(room))
             c.dirty = True
+            c.version += 1
             self.sync_bots(room)
             async with self._writing.setdefault(room.id, asyncio.Lock()):
                 await asyncio.to_thread(store_state, self.rooms.store, room.id, c)
@@ -444,12 +463,13 @@ class Clocks:
             return
         fresh = await asyncio.to_thread(load_control, self.rooms.store, game_id, len(room.record.seats),
                                         room.record.game)
-        if fresh is not None:
-            room.control = fresh
+        async with room.lock:
+            if fresh is None or not room.control.adopt(fresh):
+                return
+            room.control.dirty = False
             self.sync_bots(room)
             room.broadcast()
-            self._schedule(room, self.owner(room))
-            self.rooms.kick_bots(room)
+        self.rooms.kick_bots(room)  # follows the turn (the stored one may be older) and schedules the deadline
 
 
 # ---------------------------------------------------------------------------------------- HTTP
