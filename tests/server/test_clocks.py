@@ -248,11 +248,16 @@ def test_two_processes_only_the_lease_holder_fires(tmp_path: Path, server: Serve
             fired = re.findall(rf"game {re.escape(g['id'])}: seat 0 timed out \(1 in a row\)", logs)
             assert len(fired) == 1, fired
             engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
-            with engine.connect() as conn:
-                deadline = conn.execute(sa.text("SELECT deadline FROM clocks WHERE game_id = :g"),
+
+            def stored_deadline() -> Any:
+                with engine.connect() as conn:
+                    return conn.execute(sa.text("SELECT deadline FROM clocks WHERE game_id = :g"),
                                         {"g": g["id"]}).scalar()
-            engine.dispose()
-            assert deadline is not None  # Bob's turn is counting down, stored
+
+            try:  # the next turn's deadline is stored (by the owner, after the stand-in's move)
+                _until(stored_deadline, 30, "a stored deadline")
+            finally:
+                engine.dispose()
         finally:
             for w in watchers:
                 w.close()
