@@ -61,8 +61,13 @@ def test_clock_contract(server: Server) -> None:
         r = _post(server, {"game": NY, "seats": seats, "clock": clock})
         assert r.status_code == 400, (clock, r.text)
         assert word in r.json()["detail"], (clock, r.json())
-    r = _post(server, {"game": NY, "seats": seats, "clock": {"preset": "blitz"}, "standin": "no-such-bot"})
-    assert r.status_code == 400 and "standin" in r.json()["detail"]
+    for standin in ("no-such-bot", "steiner", 7):  # steiner plays Trans only
+        r = _post(server, {"game": NY, "seats": seats, "clock": {"preset": "blitz"}, "standin": standin})
+        assert r.status_code == 400 and "standin" in r.json()["detail"], standin
+    made = server.create(NY, seats, clock={"preset": "blitz"}, standin="expert")  # a level
+    assert made["clock"]["standin"] == "mcts"
+    made = server.create("trans-europa", seats)
+    assert made["clock"] is None
 
     for name, (turn, bank) in PRESETS.items():
         made = server.create(NY, seats, clock={"preset": name})

@@ -208,7 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             limits.check_rate(address)
             rec, game = _new_record(body)
             try:
-                control = new_control(parse_clock(body, rec.game), len(rec.seats), rec.game)
+                control = new_control(parse_clock(body, rec.game), len(rec.seats))
                 control.observe(game, [s["kind"] == "human" for s in rec.seats])  # the first deadline, stored now
             except ValueError as exc:
                 raise _bad(str(exc)) from None

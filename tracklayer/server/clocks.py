@@ -39,7 +39,7 @@ from fastapi import APIRouter, Header, HTTPException
 from sqlalchemy import Column, Float, ForeignKey, String, Table, Text, insert, select, update
 
 from tracklayer.bots import resolve_bot
-from tracklayer.server.catalog import BOT_LEVELS, DEFAULT_LEVEL, family
+from tracklayer.server.catalog import BOT_LEVELS, DEFAULT_LEVEL, FAMILY_BOTS, family
 from tracklayer.server.db import metadata
 
 if TYPE_CHECKING:
@@ -82,14 +82,27 @@ def default_standin(game: str) -> str:
     return levels.get("hard") or levels[DEFAULT_LEVEL[fam]]
 
 
-def parse_clock(body: dict[str, Any], game: str) -> dict[str, Any] | None:
+def parse_standin(raw: Any, game: str) -> str:
+    """The stand-in bot asked for (a level of the game's family, or one of its bots), else the default."""
+    if raw is None:
+        return default_standin(game)
+    fam = family(game)
+    levels = dict(BOT_LEVELS[fam])
+    if isinstance(raw, str) and raw in levels:
+        return levels[raw]
+    bot = resolve_bot(raw) if isinstance(raw, str) else None
+    if bot is None or bot not in FAMILY_BOTS[fam]:
+        raise ValueError(f"'standin' must be a level ({', '.join(levels)}) or a bot of this game "
+                         f"({', '.join(FAMILY_BOTS[fam])})")
+    return bot
+
+
+def parse_clock(body: dict[str, Any], game: str) -> tuple[dict[str, Any] | None, str]:
     """The clock asked for in a create request, or None; ValueError with a message for a 400."""
     raw = body.get("clock")
-    standin_raw = body.get("standin")
-    if standin_raw is not None and (not isinstance(standin_raw, str) or resolve_bot(standin_raw) is None):
-        raise ValueError(f"'standin' must be a bot name or level; e.g. {default_standin(game)!r}")
+    standin = parse_standin(body.get("standin"), game)
     if raw is None:
-        return None
+        return None, standin
     if not isinstance(raw, dict):
         raise ValueError("'clock' must be an object like {\"preset\": \"blitz\"} or {\"turn_seconds\": 120, "
                          "\"bank_seconds\": 300}")
@@ -108,8 +121,7 @@ def parse_clock(body: dict[str, Any], game: str) -> dict[str, Any] | None:
     for key, value, low, high in (("turn_seconds", turn, MIN_TURN, MAX_TURN), ("bank_seconds", bank, 0, MAX_BANK)):
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             raise ValueError(f"'clock.{key}' must be a whole number of seconds from {low} to {high}")
-    return {"turn_seconds": turn, "bank_seconds": bank, "preset": preset,
-            "standin": resolve_bot(standin_raw) if standin_raw else default_standin(game)}
+    return {"turn_seconds": turn, "bank_seconds": bank, "preset": preset, "standin": standin}, standin
 
 
 # ---------------------------------------------------------------------------------------- control
@@ -149,12 +161,13 @@ class Control:
     def dump(self) -> dict[str, Any]:
         return {"banks": self.banks, "timeouts": self.timeouts, "standin": self.standin, "resigned": self.resigned,
                 "acting": self.acting, "version": self.version, "turn_seat": self.turn_seat,
-                "turn_start": self.turn_start}
+                "turn_start": self.turn_start, "standin_bot": self.standin_bot}
 
     @classmethod
     def load(cls, creator: str, spec: dict[str, Any] | None, state: dict[str, Any], n: int,
              deadline: float | None, game: str) -> Control:
-        c = cls(creator=creator, spec=spec, standin_bot=(spec or {}).get("standin") or default_standin(game), n=n,
+        standin = state.get("standin_bot") or (spec or {}).get("standin") or default_standin(game)
+        c = cls(creator=creator, spec=spec, standin_bot=standin, n=n,
                 banks=[float(b) for b in state.get("banks", [])], timeouts=list(state.get("timeouts", [])),
                 standin=list(state.get("standin", [])), resigned=list(state.get("resigned", [])))
         c.acting = state.get("acting")
@@ -238,9 +251,10 @@ class Control:
         return out
 
 
-def new_control(spec: dict[str, Any] | None, n: int, game: str) -> Control:
+def new_control(parsed: tuple[dict[str, Any] | None, str], n: int) -> Control:
+    spec, standin = parsed
     return Control(creator=secrets.token_urlsafe(18), spec=spec,
-                   standin_bot=(spec or {}).get("standin") or default_standin(game), n=n)
+                   standin_bot=standin, n=n)
 
 
 # ---------------------------------------------------------------------------------------- storage
