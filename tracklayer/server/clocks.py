@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Header, HTTPException
-from sqlalchemy import Column, Float, ForeignKey, String, Table, Text, insert, select, update
+from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, insert, select, update
 
 from tracklayer.bots import resolve_bot
 from tracklayer.server.catalog import BOT_LEVELS, DEFAULT_LEVEL, FAMILY_BOTS, family
@@ -56,6 +56,7 @@ clocks = Table(
     Column("spec", Text, nullable=True),  # JSON {turn_seconds, bank_seconds, preset, standin} or NULL: no clock
     Column("state", Text, nullable=False),  # JSON: see Control.dump
     Column("deadline", Float, nullable=True),  # epoch seconds; NULL: nothing is counting down
+    Column("version", Integer, nullable=False, default=0),  # Control.version of the stored state
     Column("updated_at", Float, nullable=False),
 )
 
@@ -263,7 +264,7 @@ def store_new(store: Store, game_id: str, control: Control) -> None:
         conn.execute(insert(clocks).values(
             game_id=game_id, creator_token=control.creator,
             spec=json.dumps(control.spec) if control.spec else None, state=json.dumps(control.dump()),
-            deadline=control.deadline, updated_at=time.time()))
+            deadline=control.deadline, version=control.version, updated_at=time.time()))
 
 
 ORIGIN = secrets.token_hex(8)  # this process, in its notifications (it does not reload what it wrote itself)
@@ -271,8 +272,10 @@ ORIGIN = secrets.token_hex(8)  # this process, in its notifications (it does not
 
 def store_state(store: Store, game_id: str, control: Control) -> None:
     with store.engine.begin() as conn:
-        conn.execute(update(clocks).where(clocks.c.game_id == game_id).values(
-            state=json.dumps(control.dump()), deadline=control.deadline, updated_at=time.time()))
+        # never over a newer seat change another process stored meanwhile (its notification brings it here)
+        conn.execute(update(clocks).where(clocks.c.game_id == game_id, clocks.c.version <= control.version).values(
+            state=json.dumps(control.dump()), deadline=control.deadline, version=control.version,
+            updated_at=time.time()))
         if store.notify:  # the other processes reload it (fanout: index -1 is "the control changed")
             conn.exec_driver_sql("SELECT pg_notify('tracklayer_moves', %s)",
                                  (json.dumps([[game_id, -1, ORIGIN]]),))

@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("spec", sa.Text, nullable=True),
         sa.Column("state", sa.Text, nullable=False),
         sa.Column("deadline", sa.Float, nullable=True),
+        sa.Column("version", sa.Integer, nullable=False, server_default="0"),
         sa.Column("updated_at", sa.Float, nullable=False),
     )
     op.create_index("ix_clocks_deadline", "clocks", ["deadline"])
