@@ -190,8 +190,11 @@ def test_bot_fill_deadline_survives_a_restart(tmp_path: Path) -> None:
         gid = q["id"]
     _deadline_now(url, gid)  # the deadline passed while no server ran
     with running(url, tmp_path / "b.log") as srv:
-        info = _wait_for(lambda: (i := httpx.get(srv.base + f"/api/games/{gid}").json())["status"] != "waiting" and i)
-        assert [s["kind"] for s in info["seats"]] == ["human", "bot"]
+        # the room's status and seats are read in one request; wait for the fill to have reached both (on
+        # PostgreSQL the fill waits for this process to hold the game's lease)
+        info = _wait_for(lambda: (i := httpx.get(srv.base + f"/api/games/{gid}").json())["status"] != "waiting"
+                         and all(s["kind"] != "open" for s in i["seats"]) and i)
+        assert [s["kind"] for s in info["seats"]] == ["human", "bot"], info
         ann = srv.client(gid, q["token"])
         try:
             assert not ann.wait_state().get("waiting")

@@ -34,6 +34,8 @@ from tracklayer.server import guard, replay
 from tracklayer.server.botpool import BotPool
 from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry, score_data
 from tracklayer.server.chat import ChatError, ChatHub
+from tracklayer.server.clocks import annotate_clocks, new_control, parse_clock, store_new
+from tracklayer.server.clocks import router as clock_router
 from tracklayer.server.cluster import attach as attach_cluster
 from tracklayer.server.db import GameRecord, Store, default_database_url
 from tracklayer.server.guard import MAX_NAME, BadJSON, BodyLimit, SafeJSONResponse, clean_name, json_body, shown
@@ -150,6 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     limits = CreationLimits(settings.games_per_minute, settings.bot_games, bot_game_running)
     static = web_dir()
     app.mount("/static", StaticFiles(directory=static), name="static")
+    app.include_router(clock_router(lambda: state["rooms"]))  # seat changes: resign, takeback, handover
 
     def store() -> Store:
         return state["store"]
@@ -216,7 +219,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         statuses = tuple(s for s in (status or "").split(",") if s) or None
         if statuses is not None and not set(statuses) <= set(STATUSES):
             raise _bad(f"'status' is a comma-separated list of {', '.join(STATUSES)}")
-        return {"games": await asyncio.to_thread(store().list_games, 200, statuses)}
+        listed = await asyncio.to_thread(store().list_games, 200, statuses)
+        return {"games": await asyncio.to_thread(annotate_clocks, store(), listed)}
 
     @app.post("/api/games", status_code=201)
     async def api_create(request: Request) -> JSONResponse:
@@ -227,14 +231,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             limits.check_rate(address)
             rec, game = _new_record(body)
+            try:
+                control = new_control(parse_clock(body, rec.game), len(rec.seats))
+                control.creator = rec.creator_token or control.creator
+                control.observe(game, [s["kind"] == "human" for s in rec.seats])  # the first deadline, stored now
+            except ValueError as exc:
+                raise _bad(str(exc)) from None
             bot_only = all(s["kind"] == "bot" for s in rec.seats)
             if bot_only:
                 limits.check_bot_games(address)
         except Refused as exc:
             raise HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)}) from None
         await asyncio.to_thread(store().create_game, rec)
+        await asyncio.to_thread(store_new, store(), rec.id, control)
         limits.created(address, rec.id, bot_only)
-        room = rooms().add(rec, game)
+        room = rooms().add(rec, game, control)
         rooms().kick_bots(room)
         log.info("game %s created (%s, %d seats)", rec.id, rec.game, len(rec.seats))
         links = [{"seat": i, "name": s["name"], "kind": s["kind"],
@@ -245,7 +256,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                              "link": f"/game/{rec.id}#{rec.spectator_token}"}}
         if rec.table_token:
             out["hotseat"] = {"token": rec.table_token, "link": f"/game/{rec.id}#{rec.table_token}"}
-        out.update(creator_out(rec))
+        out.update(creator_out(rec))  # one creator token: links (lobby.py) and seat hand-over (clocks.py)
+        out["clock"] = control.spec
         return JSONResponse(out, status_code=201)
 
     @app.get("/api/games/{game_id}")
@@ -450,6 +462,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await chat_hub.post(room, conn, msg.get("text"))
             except ChatError as exc:
                 conn.send(ProtocolError(exc.code, exc.message).payload())
+        elif kind in ("takeback", "resign"):  # the seat's own player (tracklayer.server.clocks)
+            if conn.access.role != "seat" or room.control is None:
+                raise ProtocolError("bad-type", "only a seat's own player can take it back or resign")
+            try:
+                await rooms().clocks.change(room, next(iter(conn.access.seats)), kind)
+            except ValueError as exc:
+                raise ProtocolError("seat", str(exc)) from None
         elif kind == "ping":
             conn.send({"type": "pong"})
         elif kind == "sync":

@@ -49,7 +49,8 @@ class Cluster:
         will add their games). Games of humans only need none, and hold no lock."""
         if room.record.status == "waiting":  # a quick-play game's bots fill its seats at a deadline (lobby.py)
             return room.record.fill_at is not None
-        return bool(room.bots) and not room.game.is_over
+        clocked = room.control is not None and room.control.clocked
+        return (bool(room.bots) or clocked) and not room.game.is_over
 
     def unloaded(self, game_id: str) -> None:
         self.lease.release(game_id)
@@ -63,6 +64,8 @@ class Cluster:
         # the previous owner may have stored moves this room has not applied yet: catch up first
         # (the resync kicks the bots once the room is current)
         self.fanout.resync(game_id)
+        # its clock too: the stored deadline is the truth (it may be overdue: it fires at once)
+        self.rooms.clocks.spawn(self.rooms.clocks.reload(game_id))
 
     def _lost(self, game_ids: list[str]) -> None:
         for game_id in game_ids:

@@ -163,6 +163,9 @@ class Fanout:
             if not (isinstance(game_id, str) and isinstance(idx, int) and isinstance(text, str)):
                 continue
             room = rooms.get(game_id)
+            if room is not None and idx == -1:  # a seat changed hands (tracklayer.server.clocks)
+                self.rooms.clocks.spawn(self.rooms.clocks.reload(game_id, text))
+                continue
             if room is None or idx < len(room.game.moves):  # not loaded here, or already applied
                 continue
             self._pending.setdefault(game_id, {})[idx] = text

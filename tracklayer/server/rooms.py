@@ -25,6 +25,7 @@ import tracklayer
 from tracklayer.bots import RandomBot, make_bot, resolve_bot
 from tracklayer.bots.base import bot_view
 from tracklayer.server.botpool import INLINE_BOTS, BotPool, Choice
+from tracklayer.server.clocks import SCAN_HORIZON, Clocks, load_control
 from tracklayer.server.db import GameRecord, MoveConflict, Store
 
 log = logging.getLogger("tracklayer.server")
@@ -143,6 +144,7 @@ class Room:
     broken: str | None = None
     last_used: float = field(default_factory=time.monotonic)
     _legal: tuple[Any, int, dict[str, Any]] | None = None
+    control: Any = None  # tracklayer.server.clocks.Control: clock and seat control (None: a game from before)
 
     @property
     def id(self) -> str:
@@ -169,7 +171,8 @@ class Room:
                 online |= c.access.seats
         table = any(c.access.role == "table" for c in self.connections)
         return [{"seat": i, "name": s["name"], "kind": s["kind"], **({"bot": s["bot"]} if s.get("bot") else {}),
-                 "online": s["kind"] == "bot" or i in online or (table and s["kind"] == "human")}
+                 "online": s["kind"] == "bot" or i in online or (table and s["kind"] == "human"),
+                 **(self.control.seat_flags(i) if self.control is not None else {})}
                 for i, s in enumerate(self.record.seats)]
 
     def legal_texts(self) -> dict[str, Any]:
@@ -203,6 +206,11 @@ class Room:
             msg["broken"] = self.broken
         if self.record.status == "waiting":  # open seats: nobody moves until they are taken (lobby.py)
             msg["waiting"] = True
+        if self.control is not None:
+            self.control.observe(g, [s["kind"] == "human" for s in self.record.seats])
+            clock = self.control.block()
+            if clock is not None:
+                msg["clock"] = clock
         return msg
 
     def send_state(self, conn: Connection) -> None:
@@ -364,6 +372,7 @@ class Rooms:
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster: Any = None  # several processes on PostgreSQL: tracklayer.server.cluster.Cluster
         self.chat: Any = None  # tracklayer.server.chat.ChatHub (set by the app)
+        self.clocks = Clocks(self)  # turn clocks and stand-in bots (tracklayer.server.clocks)
 
     @property
     def pool(self) -> BotPool:
@@ -376,6 +385,7 @@ class Rooms:
         """Unload idle rooms from time to time (call with the event loop running)."""
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self.clocks.start()
 
     async def _sweep(self) -> None:
         while True:
@@ -384,7 +394,10 @@ class Rooms:
 
     @staticmethod
     def _busy(room: Room) -> bool:
-        return bool(room.connections) or room.lock.locked() or (room.bot_task is not None and not room.bot_task.done())
+        deadline = room.control.deadline if room.control is not None else None
+        bots = room.bot_task is not None and not room.bot_task.done()
+        soon = deadline is not None and deadline < time.time() + SCAN_HORIZON  # a clock about to fire
+        return bool(room.connections) or room.lock.locked() or bots or soon
 
     def evict(self, now: float | None = None) -> list[str]:
         """Unload idle rooms (and the least recently used ones past ``max_rooms``); returns their ids."""
@@ -439,13 +452,14 @@ class Rooms:
             game = tracklayer.load_game({**rec.setup, "moves": []})
             broken = "this game's stored moves cannot be replayed by this version of tracklayer"
         room = Room(record=rec, game=game, broken=broken)
+        room.control = load_control(self.store, rec.id, len(rec.seats), rec.game)
         rec.moves = []  # the engine holds the moves from here on
         self._seat_bots(room)
         log.info("game %s loaded (%d moves)", rec.id, len(game.moves))
         return room
 
-    def add(self, rec: GameRecord, game: Any) -> Room:
-        room = Room(record=rec, game=game)
+    def add(self, rec: GameRecord, game: Any, control: Any = None) -> Room:
+        room = Room(record=rec, game=game, control=control)
         self._seat_bots(room)
         self._warm(room)
         self.rooms[rec.id] = room
@@ -458,6 +472,9 @@ class Rooms:
         for i, s in enumerate(room.record.seats):
             if s["kind"] == "bot":
                 room.bots[i] = _make_bot(s.get("bot") or "bot")
+        if room.control is not None:  # seats a stand-in bot holds
+            for i in room.control.bot_seats():
+                room.bots[i] = _make_bot(room.control.standin_bot)
 
     def _warm(self, room: Room) -> None:
         """The first room with a bot that thinks in the pool starts the pool's workers (a server
@@ -519,6 +536,7 @@ class Rooms:
             raise ProtocolError("storage", "the move could not be stored; nothing changed, try again") from None
         room.game = candidate
         room.record.status = _status(candidate)
+        self.clocks.tick(room)
         log.debug("game %s: move %d by seat %s stored", room.id, n, candidate.move_log[-1][0])
         if sender is not None:
             sender.send(ack)
@@ -533,6 +551,7 @@ class Rooms:
 
     # ------------------------------------------------------------------ bots
     def kick_bots(self, room: Room) -> None:
+        self.clocks.tick(room)
         g = room.game
         if g.is_over or room.broken or g.current_player not in room.bots or room.record.status == "waiting":
             return
@@ -592,12 +611,14 @@ class Rooms:
             raise ProtocolError("storage", "storage failed") from None
         room.game = candidate
         room.record.status = _status(candidate)
+        self.clocks.tick(room)
         log.debug("game %s: move %d by bot seat %s stored", room.id, n, candidate.move_log[-1][0])
         room.broadcast()
 
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        await self.clocks.close()
         self.committer.close()
         for room in self.rooms.values():
             if room.bot_task is not None:

@@ -9,6 +9,7 @@ import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js
 import { describeMove, describeNote, describePayment, routeText, cityText } from "/static/moves.js";
 import { mountChat } from "/static/chat.js";
 import { mountGamePanel } from "/static/links.js";
+import { clockPanel, onClockState } from "/static/clock.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -94,6 +95,7 @@ async function onMessage(msg) {
   const first = !ui.st;
   ui.st = msg;
   linkPanel(msg); // the creator's links and the "waiting for players" banner (links.js)
+  onClockState(msg); // clocks, seat control, "your turn" notice (clock.js)
   if (first) {
     store.remember(gameId, { title: msg.game, game: msg.game, tokens: { [msg.role === "seat" ? msg.seat : msg.role === "table" ? "hotseat" : "spectator"]: tok }, seats: msg.seats.map((x) => x.name) });
     ui.board = await (await fetch(`/api/boards/${msg.game}`)).json();
@@ -297,6 +299,8 @@ function render() {
   if (action) dock.append(action);
   const special = isTTR() ? null : specialCardsBox(); // next to the choice it may ask for
   if (special) sections.push(special);
+  const clockBox = clockPanel(ui.st, v.players.map((p) => p.name), (m) => ui.ws?.readyState === 1 && ui.ws.send(JSON.stringify(m)));
+  if (clockBox) sections.push(clockBox);
   if (isTTR()) {
     const rest = [];
     for (const b of ttrBoxes()) {

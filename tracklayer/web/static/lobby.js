@@ -2,6 +2,7 @@ import { h, s, icon, logo, token, store, PLAYER_COLORS, CARD_FILL, gameTitle, va
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
 import { geoLayer } from "/static/geo.js";
 import { linkRow, eyeMark, tableMark, playerList } from "/static/links.js";
+import { mountClockPicker, clockBody, clockLabel } from "/static/clock.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = { games: [], bots: [] };
@@ -144,7 +145,7 @@ async function create() {
   if (!chosen) { $("create-error").textContent = t("lobby.pick_map"); return; }
   const options = {};
   document.querySelectorAll("[data-option]").forEach((el) => { options[el.dataset.option] = el.value; });
-  const body = { game: chosen.name, variant: $("variant").value, options, hotseat: $("hotseat").checked, private: $("private").checked,
+  const body = { game: chosen.name, variant: $("variant").value, options, hotseat: $("hotseat").checked, private: $("private").checked, clock: clockBody(),
     seats: seats.map((x, i) => (x.kind === "open" ? { kind: "open" } : { kind: x.kind, name: x.name.trim() || defaultName(x, i), bot: x.kind === "bot" ? botFor(x) : undefined })) };
   try {
     const out = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -174,7 +175,7 @@ function showLinks(out) {
   tokens.spectator = out.spectator.token;
   add(eyeMark(), t("lobby.spectators"), out.spectator.link, false);
   if (out.creator) tokens.creator = out.creator.token; // reopens every link later (My games, the game page)
-  store.remember(out.id, { title, game: out.game, tokens, seats: out.seats.map((x) => x.name) });
+  store.remember(out.id, { title, game: out.game, tokens, seats: out.seats.map((x) => x.name), creator: out.creator?.token });
   $("created").hidden = false;
 }
 
@@ -220,7 +221,7 @@ async function refresh() {
     if (g.status === "waiting" && open) acts.append(h("button", { class: "btn small gold", type: "button", "data-join": g.id, onclick: () => join(g) }, t("lobby.join")));
     if (g.watch) acts.append(h("a", { class: "btn small", href: g.watch, "data-watch": g.id }, icon("eye"), " ", t("lobby.watch")));
     all.append(h("li", { "data-game": g.id }, h("div", { class: "meta" }, h("b", {}, titleOf(g.game)),
-      h("span", {}, playerList(g.seats), ` · ${open ? t("lobby.open_seats", { count: open }) : t("lobby.moves", { count: g.moves })}`)), statusChip(g.status), acts));
+      h("span", {}, playerList(g.seats), ` · ${open ? t("lobby.open_seats", { count: open }) : t("lobby.moves", { count: g.moves })}`, g.clock ? h("span", { class: "lobby-clock" }, ` · ${clockLabel(g.clock)}`) : null)), statusChip(g.status), acts));
   }
   if (!live.length) all.append(h("li", { class: "empty" }, t("lobby.all_empty")));
   // finished games, each with its replay (replay pages need no token: a finished game hides nothing)
@@ -284,6 +285,7 @@ async function main() {
   chosen = catalog.games.find((g) => g.name === "ttr-europe") || catalog.games[0];
   renderTiles();
   choose(chosen);
+  mountClockPicker(); // turn clocks (clock.js)
   $("add-seat").addEventListener("click", () => { seats.push({ kind: "bot", name: "" }); renderSeats(); });
   $("create").addEventListener("click", create);
   renderQuick();

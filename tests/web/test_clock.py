@@ -1,0 +1,201 @@
+"""Turn clocks in a real browser: the countdown, a player who leaves and comes back, the lobby's choice."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.server.helpers import Server
+from tests.web.test_browser import state
+
+NY = "ttr-new-york"
+SIZES = {"desktop": (1366, 768), "phone": (390, 844), "wide": (1920, 1080)}
+
+
+def _context(browser: Any, size: str = "desktop", locale: str = "en-US") -> Any:
+    w, hgt = SIZES[size]
+    return browser.new_context(viewport={"width": w, "height": hgt}, locale=locale,
+                               **({"device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+                                  if size == "phone" else {}))
+
+
+def _open(ctx: Any, server: Server, link: str) -> Any:
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(server.base + link)
+    page.wait_for_selector("g.route")
+    page.wait_for_function("() => window.__tracklayer.st")
+    return page
+
+
+def test_clock_counts_down_on_the_game_page(web_server: Server, browser: Any, shots: Path) -> None:
+    out = web_server.create(NY, [{"name": "Ann"}, {"name": "Bob"}], first_player=0,
+                            clock={"preset": "rapid"})
+    for lang, locale in (("en", "en-US"), ("de", "de-DE")):
+        for size in SIZES:
+            ctx = _context(browser, size, locale)
+            try:
+                page = _open(ctx, web_server, out["seats"][0]["link"])
+                page.wait_for_selector("#clockbox [data-clock-left]")
+                first = page.inner_text("#clockbox [data-clock-left]")
+                # the mover's time counts down between two messages of the server
+                page.wait_for_function(
+                    f"() => document.querySelector('#clockbox [data-clock-left]').textContent !== {first!r}",
+                    timeout=15000)
+                text = page.inner_text("#clockbox")
+                assert ("Rapid" in text) if lang == "en" else ("Schnell" in text and "Reserve" in text)
+                assert page.locator("#resign").count() == 1
+                page.locator("#clockbox").scroll_into_view_if_needed()
+                page.screenshot(path=str(shots / f"clock-{lang}-{size}.png"))
+                page.locator("#clockbox").screenshot(path=str(shots / f"clockbox-{lang}-{size}.png"))
+                assert not page.errors, page.errors
+            finally:
+                ctx.close()
+
+
+def _play_bob(bob: Any) -> None:
+    """Bob plays any legal move when it is his turn (the keyboard panel), so that only Ann times out."""
+    s = state(bob)
+    if s and not s["over"] and s.get("legal") and bob.locator("#all-moves").count():
+        n = s["moves"]
+        bob.select_option("#all-moves", s["legal"][0])
+        bob.click("#all-moves + button")
+        bob.wait_for_function(f"() => window.__tracklayer.st.moves > {n}", timeout=20000)
+
+
+def test_player_leaves_the_standin_plays_and_she_takes_her_seat_back(web_server: Server, browser: Any,
+                                                                     shots: Path) -> None:
+    out = web_server.create(NY, [{"name": "Ann"}, {"name": "Bob"}], first_player=0,
+                            clock={"turn_seconds": 6, "bank_seconds": 0}, standin="greedy")
+    ann_ctx, bob_ctx = _context(browser), _context(browser)
+    try:
+        bob = _open(bob_ctx, web_server, out["seats"][1]["link"])
+        ann = _open(ann_ctx, web_server, out["seats"][0]["link"])
+        ann.wait_for_selector("#clockbox .clock-row.moving [data-clock-left]")
+        ann.close()  # Ann leaves
+        deadline = time.monotonic() + 150
+        while True:  # Bob plays on; Ann's stand-in plays her turns, then keeps her seat
+            s = state(bob)
+            if s["seats"][0].get("standin") and s["clock"]["timeouts"][0] >= 2:
+                break
+            assert time.monotonic() < deadline, s["clock"]
+            _play_bob(bob)
+            bob.wait_for_timeout(200)
+        assert "A bot plays for this seat" in bob.inner_text("#clockbox")
+        bob.locator("#clockbox").scroll_into_view_if_needed()
+        bob.screenshot(path=str(shots / "clock-standin-seen-by-bob.png"))
+        # Ann comes back: her page says a bot plays for her and offers her seat back
+        ann = _open(ann_ctx, web_server, out["seats"][0]["link"])
+        ann.wait_for_selector("#takeback")
+        assert "A bot is playing for you" in ann.inner_text("#clockbox")
+        ann.locator("#clockbox").scroll_into_view_if_needed()
+        ann.screenshot(path=str(shots / "clock-takeback.png"))
+        ann.click("#takeback")
+        ann.wait_for_function("() => !window.__tracklayer.st.seats[0].standin || window.__tracklayer.st.over",
+                              timeout=20000)
+        bob.wait_for_function("() => !window.__tracklayer.st.seats[0].standin || window.__tracklayer.st.over",
+                              timeout=20000)
+        assert not ann.errors and not bob.errors, ann.errors + bob.errors
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()
+
+
+def test_lobby_offers_clock_presets(web_server: Server, browser: Any, shots: Path) -> None:
+    for lang, locale in (("en", "en-US"), ("de", "de-DE")):
+        for size in ("desktop", "phone"):
+            ctx = _context(browser, size, locale)
+            try:
+                page = ctx.new_page()
+                page.goto(web_server.base + "/")
+                page.wait_for_selector(".tile")
+                page.wait_for_selector("#clock option", state="attached")
+                options = page.locator("#clock option").all_inner_texts()
+                assert len(options) == 7
+                assert ("Blitz: 1 min a turn + 2 min bank" in options) if lang == "en" else ("Ohne Uhr" in options)
+                page.select_option("#clock", "blitz")
+                page.locator("#clock").scroll_into_view_if_needed()
+                page.screenshot(path=str(shots / f"lobby-clock-{lang}-{size}.png"))
+                if lang == "en" and size == "desktop":
+                    page.click("#create")
+                    page.wait_for_selector("#created:not([hidden])")
+                    games = httpx.get(web_server.base + "/api/games", timeout=10).json()["games"]
+                    assert games[0]["clock"] == {"preset": "blitz", "turn_seconds": 60, "bank_seconds": 120}
+                    page.wait_for_function("() => document.querySelector('#all').textContent.includes('Blitz')",
+                                           timeout=20000)
+            finally:
+                ctx.close()
+
+
+NOTIFY_STUB = """
+// a hidden tab and a Notification API that records (headless chromium has neither for real)
+Object.defineProperty(document, "hidden", { get: () => window.__hidden === true });
+window.__notes = [];
+window.__asked = 0;
+class FakeNotification {
+  constructor(title, opts) { window.__notes.push({ title, body: opts && opts.body }); }
+  static requestPermission() {
+    window.__asked += 1; FakeNotification.permission = "granted"; return Promise.resolve("granted");
+  }
+}
+FakeNotification.permission = "default";
+window.Notification = FakeNotification;
+"""
+
+
+def test_your_turn_notification_and_tab_title(web_server: Server, browser: Any, shots: Path) -> None:
+    out = web_server.create(NY, [{"name": "Ann"}, {"name": "Bob"}], first_player=1)
+    ctx = _context(browser)
+    ctx.add_init_script(NOTIFY_STUB)
+    bob = web_server.client(out["id"], out["seats"][1]["token"])
+    try:
+        page = _open(ctx, web_server, out["seats"][0]["link"])
+        assert page.evaluate("() => window.__asked") == 0  # never asked on load
+        page.click("#notify")  # asked on a click only
+        page.wait_for_function("() => window.__asked === 1 && !document.getElementById('notify')")
+        page.evaluate("() => { window.__hidden = true; }")  # Ann switches to another tab
+        st = bob.my_turn()
+        assert bob.move(st["legal"][0])["type"] == "ack"
+        page.wait_for_function("() => (window.__tracklayer.st.legal || []).length > 0")
+        page.wait_for_function("() => document.title === '● Your turn — tracklayer' && window.__notes.length === 1",
+                               timeout=10000)
+        assert page.evaluate("() => window.__notes[0].title") == "Your turn"
+        page.evaluate("() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); }")
+        page.wait_for_function("() => !document.title.startsWith('●')")
+        assert not page.errors, page.errors
+    finally:
+        bob.close()
+        ctx.close()
+
+
+def test_creator_hands_an_absent_seat_to_a_bot(web_server: Server, browser: Any, shots: Path) -> None:
+    ctx = _context(browser)
+    try:
+        page = ctx.new_page()
+        page.goto(web_server.base + "/")
+        page.wait_for_selector(".tile")
+        page.locator("#seats .seat").nth(2).locator("button.x").click()  # two seats
+        page.locator("#seats .seat").nth(1).locator(".who button").first.click()  # seat 2: a person
+        page.fill("#seats .seat:nth-child(1) input", "Ann")
+        page.fill("#seats .seat:nth-child(2) input", "Bob")
+        page.click("#create")
+        page.wait_for_selector("#created:not([hidden])")
+        page.click("#links a.primary")  # the creator plays Ann; Bob never comes
+        page.wait_for_selector("g.route")
+        page.wait_for_selector('[data-handover="1"]')
+        assert "Let a bot play for Bob" in page.inner_text("#clockbox")
+        page.locator("#clockbox").scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / "clock-handover.png"))
+        page.click('[data-handover="1"]')
+        page.wait_for_function("() => window.__tracklayer.st.seats[1].standin === true", timeout=20000)
+        assert page.locator('[data-handover="1"]').count() == 0
+        page.wait_for_selector('#clockbox [data-clock-seat="1"]')
+        assert "A bot plays for this seat" in page.inner_text("#clockbox")  # no clock, but the seat's state
+        page.screenshot(path=str(shots / "clock-handed-over.png"))
+    finally:
+        ctx.close()
