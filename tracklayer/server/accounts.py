@@ -341,8 +341,13 @@ class AccountStore:
         table = sorted(({"name": r.name, "kind": r.kind, "identity": r.identity, "mu": r.mu, "sigma": r.sigma,
                          "rating": ordinal(r.mu, r.sigma), "games": int(r.games)} for r in rows),
                        key=lambda e: (-e["rating"], e["name"]))[:limit]
+        from tracklayer.server.catalog import BOT_LEVELS
+
+        levels = {bot: level for level, bot in BOT_LEVELS.get(family, [])}
         for i, e in enumerate(table):
             e["rank"] = i + 1
+            if e["kind"] == "bot" and e["name"] in levels:
+                e["level"] = levels[e["name"]]  # the lobby's level of this bot: the ladder as a difficulty scale
         return table
 
     def profile(self, username: str) -> dict[str, Any] | None:

@@ -5,6 +5,7 @@ import { h, icon, logo, token, chip, paymentChips, parsePayment, store, CARD_LET
   gameTitle, variantTitle, colorName, cards } from "/static/common.js";
 import { TTRBoard, TransBoard, routeNeed } from "/static/board.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
+import { accountBox } from "/static/account.js";
 import { describeMove, describeNote, describePayment, routeText, cityText } from "/static/moves.js";
 
 const $ = (id) => document.getElementById(id);
@@ -192,7 +193,7 @@ function renderTop() {
     if (st.role === "spectator") parts.push(h("span", { class: "pill" }, icon("eye"), " ", t("top.spectating")));
     if (st.role === "table") parts.push(h("span", { class: "pill" }, icon("swap"), " ", t("top.hotseat")));
   }
-  parts.push(langPicker, h("span", { class: `pill ${ui.online ? "ok" : "bad"}`, role: "status" }, ui.online ? t("top.live") : t("top.reconnecting")));
+  parts.push(accountBox(), langPicker, h("span", { class: `pill ${ui.online ? "ok" : "bad"}`, role: "status" }, ui.online ? t("top.live") : t("top.reconnecting")));
   top.replaceChildren(...parts.filter(Boolean));
 }
 

@@ -1,6 +1,7 @@
 import { h, s, icon, logo, token, store, PLAYER_COLORS, CARD_FILL, gameTitle, variantTitle } from "/static/common.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
 import { geoLayer } from "/static/geo.js";
+import { accountBox, csrfHeaders } from "/static/account.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = { games: [], bots: [] };
@@ -144,7 +145,7 @@ async function create() {
   const body = { game: chosen.name, variant: $("variant").value, options, hotseat: $("hotseat").checked,
     seats: seats.map((x, i) => ({ kind: x.kind, name: x.name.trim() || defaultName(x, i), bot: x.kind === "bot" ? botFor(x) : undefined })) };
   try {
-    const out = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const out = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json", ...csrfHeaders() }, body: JSON.stringify(body) });
     showLinks(out);
     $("created").scrollIntoView({ behavior: "smooth", block: "nearest" });
     $("links").querySelector("a.primary")?.focus();
@@ -211,7 +212,7 @@ async function refresh() {
 }
 
 function renderTop() {
-  $("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), langPicker, h("span", { class: "pill ok", id: "conn" }, t("lobby.online")));
+  $("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), accountBox(), langPicker, h("span", { class: "pill ok", id: "conn" }, t("lobby.online")));
 }
 
 let langPicker = null;
