@@ -262,6 +262,18 @@ def test_guest_games_are_unrated_and_bots_rate_each_other(engine: sa.Engine) -> 
     assert store.finish_game(name("g"), "ttr-europe", guest, [1, 2]) is False  # one rated seat only
     twins = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
     assert store.finish_game(name("g"), "ttr-europe", twins, [1, 2]) is False  # a bot against itself
+    user = name("eve")
+    acct = store.create_account(user, "$argon2id$not-used")
+    gid = name("g")
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO games (id, game, setup, seats, spectator_token, status, created_at, "
+                             "updated_at) VALUES (:i, 'ttr-europe', '{}', '[]', :i, 'over', 1, 1)"), {"i": gid})
+    assert store.link_seat(acct, gid, 2)
+    twins_and_me = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human"}]
+    assert store.finish_game(gid, "ttr-europe", twins_and_me, [2, 3, 1]) is True  # a lobby game: one person, 2 bots
+    with engine.connect() as conn:
+        mine = conn.execute(sa.select(ratings).where(ratings.c.identity == f"acct:{acct}")).one()
+    assert mine.games == 1 and mine.mu > 25
     fam_bot = f"bot_{secrets.token_hex(3)}"
     bots = [{"kind": "bot", "bot": fam_bot}, {"kind": "bot", "bot": "planner"},
             {"kind": "human", "name": "G"}]

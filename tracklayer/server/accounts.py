@@ -15,7 +15,8 @@ and a rating. Decisions (documented in ``docs/server.md``):
 * Login is rate-limited per client address and per username (failures), in memory per process.
 * A game is rated when it ends with at least two rated seats: seats linked to an account and bot
   seats (each bot name is one identity per family, ``bot:planner``, so the ladder shows how strong
-  the bots are). Guests are not rated and do not count. Ranks are the engine's final ranks; a seat
+  the bots are; a bot on several seats gets the mean of their updates). Guests are not rated and
+  do not count. Ranks are the engine's final ranks; a seat
   marked ``resigned`` is ranked last. The update is applied exactly once: the ``rated_games`` row of
   the game is inserted in the same transaction as the new ratings, so a second process (or a second
   call) fails on its primary key and changes nothing.
@@ -321,9 +322,10 @@ class AccountStore:
                 elif s.get("kind") == "bot":
                     bot = str(s.get("bot") or "bot")
                     entrants.append((f"bot:{bot}", "bot", bot, None, rank))
-            # the same bot on two seats plays itself: those seats tell nothing about its skill
-            entrants = [e for e in entrants if sum(1 for f in entrants if f[0] == e[0]) == 1]
-            if family is None or len(entrants) < 2:
+            # the same bot on several seats: each seat is rated against the others and the bot's new
+            # rating is the mean of its seats' (so a lobby game of a person and two Medium bots counts);
+            # a game between copies of one bot only tells nothing and is not rated
+            if family is None or len({e[0] for e in entrants}) < 2:
                 return False
             try:
                 with self.engine.begin() as conn:
@@ -408,19 +410,25 @@ def _apply(conn: Connection, game_id: str, family: str,
     new = model.rate(teams, ranks=[e[4] for e in entrants])
     now = time.time()
     ranked = sorted({e[4] for e in entrants})
+    merged: dict[str, dict[str, Any]] = {}
     for (ident, kind, name, account_id, rank), [rating] in zip(entrants, new, strict=True):
+        m = merged.setdefault(ident, {"kind": kind, "name": name, "account_id": account_id, "rank": rank,
+                                      "mu": [], "sigma": []})
+        m["rank"] = min(m["rank"], rank)
+        m["mu"].append(rating.mu)
+        m["sigma"].append(rating.sigma)
+    for ident, m in merged.items():
+        mu, sigma = sum(m["mu"]) / len(m["mu"]), sum(m["sigma"]) / len(m["sigma"])
         if ident in current:
             conn.execute(update(ratings).where(ratings.c.family == family, ratings.c.identity == ident)
-                         .values(mu=rating.mu, sigma=rating.sigma, games=ratings.c.games + 1, name=name,
-                                 updated_at=now))
+                         .values(mu=mu, sigma=sigma, games=ratings.c.games + 1, name=m["name"], updated_at=now))
         else:
-            conn.execute(insert(ratings).values(family=family, identity=ident, kind=kind, name=name,
-                                                account_id=account_id, mu=rating.mu, sigma=rating.sigma, games=1,
+            conn.execute(insert(ratings).values(family=family, identity=ident, kind=m["kind"], name=m["name"],
+                                                account_id=m["account_id"], mu=mu, sigma=sigma, games=1,
                                                 updated_at=now))
         conn.execute(insert(rating_history).values(game_id=game_id, family=family, identity=ident,
-                                                   rank=1 + ranked.index(rank), players=len(entrants), mu=rating.mu,
-                                                   sigma=rating.sigma, ordinal=ordinal(rating.mu, rating.sigma),
-                                                   at=now))
+                                                   rank=1 + ranked.index(m["rank"]), players=len(entrants), mu=mu,
+                                                   sigma=sigma, ordinal=ordinal(mu, sigma), at=now))
 
 
 def final_ranks(game: Any) -> list[int]:
