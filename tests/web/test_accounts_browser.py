@@ -51,7 +51,6 @@ def test_register_play_and_see_the_rating(web_server: Server, page: Any, browser
     page.wait_for_selector("#profile-games tbody tr")
     rating = page.locator('#profile-ratings [data-family="ttr"] b').inner_text()
     assert rating != "—"
-    page.wait_for_selector("#profile-ratings svg.spark")
     page.click("#acct-board")
     page.wait_for_selector("#ladder")
     mine = page.locator("#ladder tr.me")

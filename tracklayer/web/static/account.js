@@ -86,7 +86,7 @@ function render() {
   }
   const toggle = h("button", { class: "btn ghost small", type: "button", id: "acct-open", "aria-expanded": String(open),
     onclick: () => { open = !open; error = ""; render(); if (open) box.querySelector("#acct-user")?.focus(); } }, t("account.login"));
-  box.replaceChildren(board, toggle, open ? form() : null);
+  box.replaceChildren(...[board, toggle, open ? form() : null].filter(Boolean));
 }
 
 /** The top bar's account area: one element that stays the same across re-renders of the bar. */

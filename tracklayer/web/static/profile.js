@@ -48,7 +48,7 @@ function render() {
     return h("div", { class: "stat", "data-family": f }, h("span", {}, t(`leaderboard.family.${f}`)),
       h("b", {}, r ? fmt(r.rating) : "—"),
       h("span", {}, r ? t("profile.rated_games", { count: r.games }) : t("profile.unrated")),
-      hist.length ? spark(hist) : null);
+      hist.length > 1 ? spark(hist) : null);
   }));
   const rows = data.games.map((g) => h("tr", {},
     h("td", {}, when(g.updated_at)), h("td", {}, gameTitle(g.game)),
