@@ -10,6 +10,7 @@ let csrf = "";
 let box = null;
 let open = false;
 let error = "";
+let typed = ""; // the username survives a refused attempt (the form is drawn anew)
 const ready = refresh();
 
 function stylesheet() {
@@ -43,6 +44,7 @@ async function send(path, payload) {
 
 async function submit(kind, form) {
   const username = form.querySelector("[name=username]").value.trim();
+  typed = username;
   const password = form.querySelector("[name=password]").value;
   if (kind === "register" && password.length < 8) { error = t("account.err_short"); render(); return; }
   try {
@@ -62,7 +64,7 @@ async function logout() {
 function form() {
   const f = h("form", { class: "acct-form", id: "acct-form", onsubmit: (e) => { e.preventDefault(); submit("login", f); } },
     h("label", {}, h("span", {}, t("account.username")),
-      h("input", { name: "username", autocomplete: "username", required: true, maxlength: 24, id: "acct-user" })),
+      h("input", { name: "username", autocomplete: "username", required: true, maxlength: 24, id: "acct-user", value: typed })),
     h("label", {}, h("span", {}, t("account.password")),
       h("input", { name: "password", type: "password", autocomplete: "current-password", required: true, maxlength: 256, id: "acct-pass" })),
     h("p", { class: "acct-hint" }, t("account.hint")),
