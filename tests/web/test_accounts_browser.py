@@ -62,6 +62,7 @@ def test_register_play_and_see_the_rating(web_server: Server, page: Any, browser
     page.goto(f"{base}/u/{username}")
     page.wait_for_selector("#profile-games tbody tr")
 
+    guest = web_server.create("ttr-new-york", [{"name": "Bea"}, {"kind": "bot", "bot": "random"}])
     for locale in ("en-US", "de-DE"):
         for w, h in SIZES:
             ctx = browser.new_context(viewport={"width": w, "height": h}, locale=locale)
@@ -75,6 +76,10 @@ def test_register_play_and_see_the_rating(web_server: Server, page: Any, browser
             pg.goto(f"{base}/leaderboard")
             pg.wait_for_selector("#ladder")
             pg.screenshot(path=str(shots / f"leaderboard-{tag}.png"))
+            pg.goto(base + guest["seats"][0]["link"])  # the game page's top bar with the account area
+            pg.wait_for_selector("g.route")
+            pg.wait_for_selector("#acct-open")
+            pg.screenshot(path=str(shots / f"game-topbar-{tag}.png"))
             pg.goto(base + "/")
             pg.click("#acct-open")
             pg.wait_for_selector("#acct-form")

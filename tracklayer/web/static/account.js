@@ -83,11 +83,13 @@ function render() {
     box.replaceChildren(board,
       h("a", { class: "acct-link acct-me", href: `/u/${encodeURIComponent(me.username)}`, id: "acct-profile",
         title: t("account.profile") }, icon("person", 15), h("span", { class: "acct-name" }, me.username)),
-      h("button", { class: "btn ghost small", type: "button", id: "acct-logout", onclick: logout }, t("account.logout")));
+      h("button", { class: "btn ghost small", type: "button", id: "acct-logout", "aria-label": t("account.logout"), onclick: logout },
+        icon("flag", 14), h("span", { class: "acct-label" }, t("account.logout"))));
     return;
   }
   const toggle = h("button", { class: "btn ghost small", type: "button", id: "acct-open", "aria-expanded": String(open),
-    onclick: () => { open = !open; error = ""; render(); if (open) box.querySelector("#acct-user")?.focus(); } }, t("account.login"));
+    "aria-label": t("account.login"), onclick: () => { open = !open; error = ""; render(); if (open) box.querySelector("#acct-user")?.focus(); } },
+    icon("person", 14), h("span", { class: "acct-label" }, t("account.login")));
   box.replaceChildren(...[board, toggle, open ? form() : null].filter(Boolean));
 }
 

@@ -51,7 +51,7 @@ async function render() {
     body = h("div", { class: "tablewrap" }, h("table", { class: "ladder", id: "ladder" },
       h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, t("leaderboard.player")),
         h("th", { class: "num", title: t("leaderboard.rating_help") }, t("leaderboard.rating")),
-        h("th", { class: "num hide-s" }, "μ"), h("th", { class: "num hide-s" }, "σ"),
+        h("th", { class: "num hide-s greek" }, "μ"), h("th", { class: "num hide-s greek" }, "σ"),
         h("th", { class: "num" }, t("leaderboard.games")))),
       h("tbody", {}, data.players.map((p) => row(p, me && p.kind === "human" && p.name === me.username)))));
   }
