@@ -346,6 +346,45 @@ def tournament(
              jobs=jobs, variant=variant, budget=budget, backend=backend, address=address, passes=passes, out=out)
 
 
+ladder_app = typer.Typer(no_args_is_help=True, help="The rating ladder of the game server.")
+app.add_typer(ladder_app, name="ladder")
+
+
+@ladder_app.command("seed")
+def ladder_seed(
+    games_: Annotated[int, typer.Option("--games", help="bot-vs-bot games to play and rate")] = 20,
+    game: Annotated[str, typer.Option(help="game to play (its family's ladder gets the ratings)")] = "ttr-new-york",
+    bots: Annotated[str, typer.Option(help="comma-separated bots that meet in turn")] = "random,greedy,planner",
+    players: Annotated[int, typer.Option(help="seats per game")] = 2,
+    seed: Annotated[int, typer.Option(help="seed of the whole run (the same seed rates nothing twice)")] = 0,
+    database_url: Annotated[str | None, typer.Option(help="the server's database (default: the local SQLite file)")]
+    = None,
+) -> None:
+    """Play bot-vs-bot games through the engine and record them as rated games, so a fresh site has a
+    ladder (each bot is one player on it: a difficulty scale for people)."""
+    import tracklayer
+    from tracklayer.bots import resolve_bot
+    from tracklayer.server.accounts import seed_ladder
+    from tracklayer.server.db import Store, default_database_url
+
+    if game not in tracklayer.games():
+        raise fail(f"unknown game {game!r}; games: {', '.join(tracklayer.games())}")
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [b for b in names if resolve_bot(b) is None]
+    if unknown or len(set(names)) < 2:
+        raise fail(f"name at least two different known bots (unknown: {', '.join(unknown) or 'none'})")
+    if not 2 <= players <= len(names):
+        raise fail("--players is between 2 and the number of bots")
+    store = Store(database_url or default_database_url())  # migrates the database first
+    try:
+        rated = seed_ladder(store.engine, game, [resolve_bot(b) for b in names], games_, seed, players,
+                            progress=lambda k: typer.echo(f"\r{k}/{games_} games", nl=False, err=True))
+    finally:
+        store.close()
+    typer.echo("", err=True)
+    typer.echo(f"{rated} games rated ({games_ - rated} were rated before)")
+
+
 def main() -> None:
     app()
 

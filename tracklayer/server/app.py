@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import tracklayer
 from tracklayer.bots import resolve_bot
 from tracklayer.core.gcpause import freeze_heap
+from tracklayer.server import accounts as accounts_mod
 from tracklayer.server import guard, replay
 from tracklayer.server.botpool import BotPool
 from tracklayer.server.catalog import board_data, catalog, engine_options, game_entry, score_data
@@ -117,6 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms, pool)
         state["rooms"].start()
         state["rooms"].chat = chat_hub  # the PostgreSQL listener hands it other processes' chat messages
+        state["rooms"].on_over.append(acct.on_over)  # rated games (tracklayer.server.accounts)
         cluster = attach_cluster(state["rooms"])  # PostgreSQL: moves and bot ownership shared by all processes
         matchmaker = state["rooms"].matchmaker = Matchmaker(store, state["rooms"])  # open seats, quick play
         matchmaker.start()
@@ -128,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if cluster is not None:
                 await cluster.close()
             await state["rooms"].close()
+            await acct.close()
             store.close()
 
     app = FastAPI(title="tracklayer", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
@@ -156,6 +159,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def store() -> Store:
         return state["store"]
+
+    acct = accounts_mod.install(app, lambda: store().engine, static)  # accounts, ratings, leaderboard, profiles
 
     def rooms() -> Rooms:
         return state["rooms"]
@@ -237,6 +242,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 control.observe(game, [s["kind"] == "human" for s in rec.seats])  # the first deadline, stored now
             except ValueError as exc:
                 raise _bad(str(exc)) from None
+            my_seat = await acct.on_create(request, rec.seats, rec.table_token is not None)
             bot_only = all(s["kind"] == "bot" for s in rec.seats)
             if bot_only:
                 limits.check_bot_games(address)
@@ -244,6 +250,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)}) from None
         await asyncio.to_thread(store().create_game, rec)
         await asyncio.to_thread(store_new, store(), rec.id, control)
+        await acct.after_create(rec.id, rec.seats, my_seat)
         limits.created(address, rec.id, bot_only)
         room = rooms().add(rec, game, control)
         rooms().kick_bots(room)
@@ -410,6 +417,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # the room may have been unloaded while we waited for the hello: take the one in memory now
         # (no await between this and joining it, so it cannot be unloaded under the new connection)
         room = await rooms().get(game_id) or room
+        await acct.on_join(ws, room, access.role, access.seats)
         conn = Connection(ws, access, settings.rate, settings.burst)
         room.connections.add(conn)
         writer = asyncio.create_task(conn.writer())

@@ -17,7 +17,7 @@ import queue
 import secrets
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -373,6 +373,7 @@ class Rooms:
         self.cluster: Any = None  # several processes on PostgreSQL: tracklayer.server.cluster.Cluster
         self.chat: Any = None  # tracklayer.server.chat.ChatHub (set by the app)
         self.clocks = Clocks(self)  # turn clocks and stand-in bots (tracklayer.server.clocks)
+        self.on_over: list[Callable[[Room], None]] = []  # called once a move stored here ended a game
 
     @property
     def pool(self) -> BotPool:
@@ -541,7 +542,17 @@ class Rooms:
         if sender is not None:
             sender.send(ack)
         room.broadcast()
+        self._ended(room)
         self.kick_bots(room)
+
+    def _ended(self, room: Room) -> None:
+        """The hooks of a game this process just finished (ratings: tracklayer.server.accounts)."""
+        if room.game.is_over:
+            for hook in self.on_over:
+                try:
+                    hook(room)
+                except Exception:
+                    log.exception("game %s: a game-over hook failed", room.id)
 
     async def _reload(self, room: Room) -> None:
         texts = await asyncio.to_thread(self.store.load_moves, room.id)
@@ -614,6 +625,7 @@ class Rooms:
         self.clocks.tick(room)
         log.debug("game %s: move %d by bot seat %s stored", room.id, n, candidate.move_log[-1][0])
         room.broadcast()
+        self._ended(room)
 
     async def close(self) -> None:
         if self._sweeper is not None:

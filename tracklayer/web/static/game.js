@@ -6,6 +6,7 @@ import { h, icon, logo, token, chip, paymentChips, parsePayment, store, CARD_LET
 import { TTRBoard, TransBoard, routeNeed } from "/static/board.js";
 import { attachZoom } from "/static/zoom.js";
 import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js";
+import { accountBox } from "/static/account.js";
 import { describeMove, describeNote, describePayment, routeText, cityText } from "/static/moves.js";
 import { mountChat } from "/static/chat.js";
 import { mountGamePanel } from "/static/links.js";
@@ -238,7 +239,7 @@ function renderTop() {
   parts.push(h("button", { class: "pill motion", type: "button", id: "motion", "aria-pressed": calm ? "true" : "false",
     title: t("motion.title"), "aria-label": calm ? t("motion.reduced") : t("motion.on"), onclick: toggleMotion },
   h("span", { "aria-hidden": "true" }, calm ? "◌ " : "◉ "), h("span", { class: "motion-text" }, calm ? t("motion.reduced") : t("motion.on"))));
-  parts.push(langPicker, h("span", { class: `pill ${ui.online ? "ok" : "bad"}`, role: "status" }, ui.online ? t("top.live") : t("top.reconnecting")));
+  parts.push(accountBox(), langPicker, h("span", { class: `pill ${ui.online ? "ok" : "bad"}`, role: "status" }, ui.online ? t("top.live") : t("top.reconnecting")));
   top.replaceChildren(...parts.filter(Boolean));
 }
 

@@ -3,6 +3,7 @@ import { init as initI18n, t, picker, onLangChange, list } from "/static/i18n.js
 import { geoLayer } from "/static/geo.js";
 import { linkRow, eyeMark, tableMark, playerList } from "/static/links.js";
 import { mountClockPicker, clockBody, clockLabel } from "/static/clock.js";
+import { accountBox, csrfHeaders } from "/static/account.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = { games: [], bots: [] };
@@ -148,7 +149,7 @@ async function create() {
   const body = { game: chosen.name, variant: $("variant").value, options, hotseat: $("hotseat").checked, private: $("private").checked, clock: clockBody(),
     seats: seats.map((x, i) => (x.kind === "open" ? { kind: "open" } : { kind: x.kind, name: x.name.trim() || defaultName(x, i), bot: x.kind === "bot" ? botFor(x) : undefined })) };
   try {
-    const out = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const out = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json", ...csrfHeaders() }, body: JSON.stringify(body) });
     showLinks(out);
     $("created").scrollIntoView({ behavior: "smooth", block: "nearest" });
     $("links").querySelector("a.primary")?.focus();
@@ -273,7 +274,7 @@ async function quickPlay() {
 }
 
 function renderTop() {
-  $("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), h("a", { class: "pill score-link", href: "/score", id: "score-link", title: t("lobby.score_link"), "aria-label": t("lobby.score_link") }, icon("trophy"), h("span", {}, t("lobby.score_link"))), langPicker, h("span", { class: "pill ok", id: "conn" }, t("lobby.online")));
+  $("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), h("a", { class: "pill score-link", href: "/score", id: "score-link", title: t("lobby.score_link"), "aria-label": t("lobby.score_link") }, icon("trophy"), h("span", {}, t("lobby.score_link"))), accountBox(), langPicker, h("span", { class: "pill ok", id: "conn" }, t("lobby.online")));
 }
 
 let langPicker = null;

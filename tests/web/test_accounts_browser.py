@@ -1,0 +1,95 @@
+"""Accounts in a real browser: register in the top bar, create and finish a game, see the rating on the
+profile and the leaderboard; screenshots of the new pages in English and German at three sizes."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.server.helpers import Server
+from tests.web.test_browser import play_one_turn, state, wait_my_turn
+
+SIZES = [(1366, 768), (390, 844), (1920, 1080)]
+
+
+def register(page: Any, base: str, username: str) -> None:
+    page.goto(base + "/")
+    page.wait_for_selector("#acct-open")
+    page.click("#acct-open")
+    page.fill("#acct-user", username)
+    page.fill("#acct-pass", "a long enough password")
+    page.click("#acct-register")
+    page.wait_for_selector(f"#acct-profile:has-text('{username}')")
+
+
+def test_register_play_and_see_the_rating(web_server: Server, page: Any, browser: Any, shots: Path) -> None:
+    base = web_server.base
+    username = f"ann_{secrets.token_hex(3)}"
+    register(page, base, username)
+    # a game of New York against one bot, created from the lobby as a logged-in player
+    page.click('.tile[data-game="ttr-new-york"]')
+    while page.locator(".seat").count() > 2:
+        page.locator(".seat button.x").last.click()
+    page.fill(".seat input >> nth=0", "Ann")
+    page.click("#create")
+    page.wait_for_selector("#links a.primary")
+    page.click("#links a.primary")
+    page.wait_for_selector("g.route")
+    assert page.inner_text("#acct-profile") == username  # the top bar of the game page knows her too
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        s = wait_my_turn(page, 60)
+        if s["over"]:
+            break
+        play_one_turn(page)
+    assert state(page)["over"]
+    page.wait_for_selector("#final")
+    page.keyboard.press("Escape")  # the final scores close; the top bar's link to her profile is there
+    page.click("#acct-profile")
+    page.wait_for_selector("#profile-games tbody tr")
+    rating = page.locator('#profile-ratings [data-family="ttr"] b').inner_text()
+    assert rating != "—"
+    page.click("#acct-board")
+    page.wait_for_selector("#ladder")
+    mine = page.locator("#ladder tr.me")
+    assert mine.count() == 1 and username in mine.inner_text() and rating in mine.inner_text()
+    assert page.locator("#ladder tbody tr").count() >= 2  # the bot(s) she played are on the ladder too
+    # log out: the top bar offers the login again, the profile stays public
+    page.click("#acct-logout")
+    page.wait_for_selector("#acct-open")
+    page.goto(f"{base}/u/{username}")
+    page.wait_for_selector("#profile-games tbody tr")
+
+    guest = web_server.create("ttr-new-york", [{"name": "Bea"}, {"kind": "bot", "bot": "random"}])
+    for locale in ("en-US", "de-DE"):
+        for w, h in SIZES:
+            ctx = browser.new_context(viewport={"width": w, "height": h}, locale=locale)
+            pg = ctx.new_page()
+            errors: list[str] = []
+            pg.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+            tag = f"{locale[:2]}-{w}"
+            pg.goto(f"{base}/u/{username}")
+            pg.wait_for_selector("#profile-games tbody tr")
+            pg.screenshot(path=str(shots / f"profile-{tag}.png"))
+            pg.goto(f"{base}/leaderboard")
+            pg.wait_for_selector("#ladder")
+            pg.screenshot(path=str(shots / f"leaderboard-{tag}.png"))
+            pg.goto(base + guest["seats"][0]["link"])  # the game page's top bar with the account area
+            pg.wait_for_selector("g.route")
+            pg.wait_for_selector("#acct-open")
+            pg.screenshot(path=str(shots / f"game-topbar-{tag}.png"))
+            pg.goto(base + "/")
+            pg.click("#acct-open")
+            pg.wait_for_selector("#acct-form")
+            pg.fill("#acct-user", username)
+            pg.fill("#acct-pass", "wrong password!")
+            pg.click("#acct-login")
+            pg.wait_for_selector("#acct-error")
+            pg.screenshot(path=str(shots / f"login-{tag}.png"))
+            if locale == "de-DE":
+                assert "Falscher Benutzername" in pg.inner_text("#acct-error")
+                assert "Anmelden" in pg.inner_text("#acct")
+            ctx.close()
+            assert not errors, errors

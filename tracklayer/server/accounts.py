@@ -1,0 +1,672 @@
+"""Optional accounts, sessions, seat links, skill ratings per game family, the leaderboard and profiles.
+
+Guests keep playing by link exactly as before: an account only adds a name that lasts, a history
+and a rating. Decisions (documented in ``docs/server.md``):
+
+* Passwords are hashed with argon2id (argon2-cffi's ``PasswordHasher``; a hash made with older
+  parameters is replaced at the next login). Hashing runs in a worker thread: it is CPU-heavy on
+  purpose and must not stall the event loop that serves every game.
+* A session is a random id in an ``HttpOnly``, ``SameSite=Lax`` cookie (``Secure`` over https). The
+  database keeps only the SHA-256 of the id (a leaked table opens no session), with an expiry;
+  logout deletes the row.
+* CSRF: every state-changing request that the cookie authenticates must carry the session's own
+  token in ``X-CSRF-Token`` (given by ``GET /api/me`` and by login/register), else 403. Login and
+  register, which have no session yet, refuse a cross-site ``Origin`` instead (login CSRF).
+* Login is rate-limited per client address and per username (failures), in memory per process.
+* A game is rated when it ends with at least two rated seats: seats linked to an account and bot
+  seats (each bot name is one identity per family, ``bot:planner``, so the ladder shows how strong
+  the bots are; a bot on several seats gets the mean of their updates). Guests are not rated and
+  do not count. Ranks are the engine's final ranks; a seat
+  marked ``resigned`` is ranked last. The update is applied exactly once: the ``rated_games`` row of
+  the game is inserted in the same transaction as the new ratings, so a second process (or a second
+  call) fails on its primary key and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import re
+import secrets
+import threading
+import time
+import unicodedata
+from collections import defaultdict, deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    delete,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+import tracklayer
+from tracklayer.server.guard import clean_name, json_body, shown
+
+log = logging.getLogger("tracklayer.server")
+metadata = MetaData()
+
+# ---------------------------------------------------------------------------- tables (migration 0003)
+accounts = Table(
+    "accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(24), nullable=False),
+    Column("username_key", String(96), nullable=False, unique=True),  # casefolded: names unique ignoring case
+    Column("password_hash", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+sessions = Table(
+    "sessions", metadata,
+    Column("id_hash", String(64), primary_key=True),  # sha256 of the cookie's session id
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("csrf", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+account_games = Table(
+    "account_games", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("rank", Integer, nullable=True),  # set when the game ends
+    Column("players", Integer, nullable=True),
+    Column("joined_at", Float, nullable=False),
+)
+ratings = Table(
+    "ratings", metadata,
+    Column("family", String(16), primary_key=True),
+    Column("identity", String(64), primary_key=True),  # "acct:<id>" or "bot:<name>"
+    Column("kind", String(8), nullable=False),  # human or bot
+    Column("name", String(64), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+rated_games = Table(
+    "rated_games", metadata,
+    Column("game_id", String(64), primary_key=True),  # one row per rated game: the exactly-once guard
+    Column("family", String(16), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("rated_at", Float, nullable=False),
+)
+rating_history = Table(
+    "rating_history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(64), nullable=False),
+    Column("family", String(16), nullable=False),
+    Column("identity", String(64), nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+# ---------------------------------------------------------------------------- rules
+COOKIE = "tl_session"
+CSRF_HEADER = "X-CSRF-Token"
+SESSION_SECONDS = 30 * 24 * 3600.0
+USERNAME_MIN, USERNAME_MAX = 3, 24
+PASSWORD_MIN, PASSWORD_MAX = 8, 256  # characters; the maximum bounds the work one login makes argon2 do
+FAMILIES = ("ttr", "trans")
+LOGIN_WINDOW = 300.0  # seconds
+LOGIN_PER_ADDRESS = 20  # login attempts per address per window
+LOGIN_FAILS_PER_NAME = 8  # failed logins per username per window
+_USERNAME_CHARS = re.compile(r"^[\w.-]+$")
+
+hasher = PasswordHasher()
+_DUMMY_HASH = hasher.hash("not a password of anybody")  # unknown names cost a verify too (no timing oracle)
+_rating_lock = threading.Lock()  # one rating update at a time per process (SQLite has one writer anyway)
+
+
+def username_key(name: str) -> str:
+    return unicodedata.normalize("NFC", name.casefold())
+
+
+def check_username(raw: Any) -> str:
+    """A username as stored: a name by guard.clean_name's rules (printable, NFC, at most 24) that is
+    also 3+ characters of letters, digits, ``_ . -`` (it is a URL path segment: ``/u/{username}``)."""
+    name = clean_name(raw, "", "username")
+    if not USERNAME_MIN <= len(name) <= USERNAME_MAX:
+        raise HTTPException(400, f"a username has {USERNAME_MIN} to {USERNAME_MAX} characters")
+    if not _USERNAME_CHARS.match(name) or name.startswith((".", "-")):
+        raise HTTPException(400, "a username holds only letters, digits, '_', '.' and '-' (no spaces), "
+                                 "and starts with a letter or digit")
+    return name
+
+
+def check_password(raw: Any) -> str:
+    if not isinstance(raw, str):
+        raise HTTPException(400, "'password' is a text")
+    if not PASSWORD_MIN <= len(raw) <= PASSWORD_MAX:
+        raise HTTPException(400, f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise HTTPException(400, "the password is not valid Unicode") from None
+    return raw
+
+
+def _sid_hash(sid: str) -> str:
+    return hashlib.sha256(sid.encode("ascii", "replace")).hexdigest()
+
+
+def family_of(name: str | None) -> str | None:
+    """``ttr`` / ``trans`` for a family name or a game name; None for anything else."""
+    if name in FAMILIES:
+        return name
+    if isinstance(name, str) and name in tracklayer.games():
+        return "trans" if name.startswith("trans") else "ttr"
+    return None
+
+
+class LoginLimiter:
+    """Sliding windows of login attempts per address and failures per username (in this process)."""
+
+    def __init__(self, window: float = LOGIN_WINDOW, per_address: int = LOGIN_PER_ADDRESS,
+                 fails_per_name: int = LOGIN_FAILS_PER_NAME) -> None:
+        self.window, self.per_address, self.fails_per_name = window, per_address, fails_per_name
+        self.addresses: dict[str, deque[float]] = defaultdict(deque)
+        self.names: dict[str, deque[float]] = defaultdict(deque)
+
+    def _count(self, table: dict[str, deque[float]], key: str, now: float) -> deque[float]:
+        q = table[key]
+        while q and now - q[0] > self.window:
+            q.popleft()
+        return q
+
+    def check(self, address: str, name_key: str) -> None:
+        """Raise 429 if this address or this username has had too many attempts; count the attempt."""
+        now = time.monotonic()
+        if len(self.addresses) > 10_000:  # forget the quiet ones
+            for table in (self.addresses, self.names):
+                for k in [k for k, q in table.items() if not q or now - q[-1] > self.window]:
+                    del table[k]
+        a = self._count(self.addresses, address, now)
+        n = self._count(self.names, name_key, now)
+        if len(a) >= self.per_address or len(n) >= self.fails_per_name:
+            oldest = min(q[0] for q in (a, n) if q)
+            retry = max(1, int(self.window - (now - oldest)) + 1)
+            raise HTTPException(429, "too many login attempts: wait a few minutes",
+                                headers={"Retry-After": str(retry)})
+        a.append(now)
+
+    def failed(self, name_key: str) -> None:
+        self.names[name_key].append(time.monotonic())
+
+
+# ---------------------------------------------------------------------------- storage
+class AccountStore:
+    """The account tables, used from worker threads (synchronous SQLAlchemy like ``db.Store``)."""
+
+    def __init__(self, engine: Engine, session_seconds: float = SESSION_SECONDS) -> None:
+        self.engine = engine
+        self.session_seconds = session_seconds
+
+    # accounts and sessions
+    def create_account(self, username: str, password_hash: str) -> int | None:
+        try:
+            with self.engine.begin() as conn:
+                res = conn.execute(insert(accounts).values(username=username, username_key=username_key(username),
+                                                           password_hash=password_hash, created_at=time.time()))
+                return int(res.inserted_primary_key[0])
+        except IntegrityError:
+            return None
+
+    def find_account(self, username: str) -> Any:
+        with self.engine.connect() as conn:
+            return conn.execute(select(accounts).where(accounts.c.username_key == username_key(username))).first()
+
+    def set_hash(self, account_id: int, password_hash: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(password_hash=password_hash))
+
+    def new_session(self, account_id: int) -> tuple[str, str]:
+        """A new session: ``(session id for the cookie, CSRF token)``."""
+        sid, csrf, now = secrets.token_urlsafe(32), secrets.token_urlsafe(32), time.time()
+        with self.engine.begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.expires_at < now))  # the expired ones go as we pass
+            conn.execute(insert(sessions).values(id_hash=_sid_hash(sid), account_id=account_id, csrf=csrf,
+                                                 created_at=now, expires_at=now + self.session_seconds))
+        return sid, csrf
+
+    def session(self, sid: str) -> dict[str, Any] | None:
+        """The live session of this cookie value: account id, username, CSRF token; None if none."""
+        if not sid or len(sid) > 128 or not sid.isascii():
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(select(sessions.c.account_id, sessions.c.csrf, sessions.c.expires_at,
+                                      accounts.c.username)
+                               .select_from(sessions.join(accounts, accounts.c.id == sessions.c.account_id))
+                               .where(sessions.c.id_hash == _sid_hash(sid))).first()
+        if row is None or row.expires_at < time.time():
+            return None
+        return {"account_id": int(row.account_id), "username": row.username, "csrf": row.csrf}
+
+    def end_session(self, sid: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.id_hash == _sid_hash(sid)))
+
+    # seats
+    def link_seat(self, account_id: int, game_id: str, seat: int) -> bool:
+        """Link ``seat`` of a game to an account (once: a seat keeps its first account, an account
+        keeps its first seat of a game). Returns True if this call made the link."""
+        from tracklayer.server.db import games
+
+        try:
+            with self.engine.begin() as conn:
+                taken = conn.execute(select(account_games.c.account_id).where(
+                    account_games.c.game_id == game_id, account_games.c.seat == seat)).first()
+                if taken is not None:
+                    return False
+                conn.execute(insert(account_games).values(account_id=account_id, game_id=game_id, seat=seat,
+                                                          joined_at=time.time()))
+                row = conn.execute(select(games.c.seats).where(games.c.id == game_id)).first()
+                if row is not None:  # the seat in the game record carries its account too
+                    import json
+
+                    seats = json.loads(row.seats)
+                    if 0 <= seat < len(seats):
+                        seats[seat]["account"] = account_id
+                        conn.execute(update(games).where(games.c.id == game_id).values(seats=json.dumps(seats)))
+            return True
+        except IntegrityError:
+            return False
+
+    def seat_accounts(self, conn: Connection, game_id: str) -> dict[int, tuple[int, str]]:
+        rows = conn.execute(select(account_games.c.seat, account_games.c.account_id, accounts.c.username)
+                            .select_from(account_games.join(accounts, accounts.c.id == account_games.c.account_id))
+                            .where(account_games.c.game_id == game_id)).all()
+        return {int(r.seat): (int(r.account_id), r.username) for r in rows}
+
+    # ratings
+    def finish_game(self, game_id: str, game: str, seats: Sequence[dict[str, Any]], ranks: Sequence[int]) -> bool:
+        """Record the final ranks of the account seats and rate the game if it is rated. Returns True
+        if this call applied the rating (False: unrated, or already rated by somebody else)."""
+        family = family_of(game)
+        with _rating_lock:
+            with self.engine.begin() as conn:  # the ranks of the account seats, for their profiles
+                linked = self.seat_accounts(conn, game_id)
+                for seat, (account_id, _) in linked.items():
+                    conn.execute(update(account_games).where(account_games.c.game_id == game_id,
+                                                             account_games.c.account_id == account_id)
+                                 .values(rank=int(ranks[seat]), players=len(ranks)))
+            entrants: list[tuple[str, str, str, int | None, int]] = []  # identity, kind, name, account, rank
+            worst = max(ranks) + 1
+            for i, s in enumerate(seats):
+                rank = worst if s.get("resigned") else int(ranks[i])
+                if i in linked:
+                    account_id, username = linked[i]
+                    entrants.append((f"acct:{account_id}", "human", username, account_id, rank))
+                elif s.get("kind") == "bot":
+                    bot = str(s.get("bot") or "bot")
+                    entrants.append((f"bot:{bot}", "bot", bot, None, rank))
+            # the same bot on several seats: each seat is rated against the others and the bot's new
+            # rating is the mean of its seats' (so a lobby game of a person and two Medium bots counts);
+            # a game between copies of one bot only tells nothing and is not rated
+            if family is None or len({e[0] for e in entrants}) < 2:
+                return False
+            try:
+                with self.engine.begin() as conn:
+                    # first: a second rating of this game fails here, before anything changed
+                    conn.execute(insert(rated_games).values(game_id=game_id, family=family, game=game,
+                                                            rated_at=time.time()))
+                    _apply(conn, game_id, family, entrants)
+            except IntegrityError:
+                return False  # rated already (another process, a second call)
+            return True
+
+    def leaderboard(self, family: str, limit: int = 200) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(ratings).where(ratings.c.family == family)).all()
+        table = sorted(({"name": r.name, "kind": r.kind, "identity": r.identity, "mu": r.mu, "sigma": r.sigma,
+                         "rating": ordinal(r.mu, r.sigma), "games": int(r.games)} for r in rows),
+                       key=lambda e: (-e["rating"], e["name"]))[:limit]
+        from tracklayer.server.catalog import BOT_LEVELS
+
+        levels = {bot: level for level, bot in BOT_LEVELS.get(family, [])}
+        for i, e in enumerate(table):
+            e["rank"] = i + 1
+            if e["kind"] == "bot" and e["name"] in levels:
+                e["level"] = levels[e["name"]]  # the lobby's level of this bot: the ladder as a difficulty scale
+        return table
+
+    def profile(self, username: str) -> dict[str, Any] | None:
+        from tracklayer.server.db import games
+
+        acct = self.find_account(username)
+        if acct is None:
+            return None
+        ident = f"acct:{acct.id}"
+        with self.engine.connect() as conn:
+            rs = conn.execute(select(ratings).where(ratings.c.identity == ident)).all()
+            hist = conn.execute(select(rating_history).where(rating_history.c.identity == ident)
+                                .order_by(rating_history.c.at)).all()
+            played = conn.execute(select(account_games, games.c.game, games.c.variant, games.c.status,
+                                         games.c.updated_at)
+                                  .select_from(account_games.join(games, games.c.id == account_games.c.game_id))
+                                  .where(account_games.c.account_id == acct.id)
+                                  .order_by(games.c.updated_at.desc()).limit(200)).all()
+        after = {h.game_id: h for h in hist}
+        return {
+            "username": acct.username, "joined": acct.created_at,
+            "ratings": {r.family: {"rating": ordinal(r.mu, r.sigma), "mu": r.mu, "sigma": r.sigma,
+                                   "games": int(r.games)} for r in rs},
+            "history": [{"game_id": h.game_id, "family": h.family, "rank": h.rank, "players": h.players,
+                         "rating": h.ordinal, "at": h.at} for h in hist],
+            "games": [{"id": g.game_id, "game": g.game, "variant": g.variant, "status": g.status, "seat": g.seat,
+                       "rank": g.rank, "players": g.players, "updated_at": g.updated_at,
+                       "rated": g.game_id in after,
+                       **({"rating": after[g.game_id].ordinal} if g.game_id in after else {})} for g in played],
+        }
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The ladder's number: openskill's ordinal (mu - 3 sigma), a conservative estimate of skill."""
+    return mu - 3.0 * sigma
+
+
+def _model() -> Any:
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+def _apply(conn: Connection, game_id: str, family: str,
+           entrants: Sequence[tuple[str, str, str, int | None, int]]) -> None:
+    """One openskill update (Plackett-Luce) of the entrants' ratings from their ranks (lock held,
+    inside the transaction that inserted the game's ``rated_games`` row)."""
+    model = _model()
+    idents = [e[0] for e in entrants]
+    query = select(ratings).where(ratings.c.family == family, ratings.c.identity.in_(idents))
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update()  # two processes rating games of the same bot take turns
+    current = {r.identity: r for r in conn.execute(query).all()}
+    teams = []
+    for ident, *_ in entrants:
+        r = current.get(ident)
+        teams.append([model.rating(mu=r.mu, sigma=r.sigma) if r is not None else model.rating()])
+    new = model.rate(teams, ranks=[e[4] for e in entrants])
+    now = time.time()
+    ranked = sorted({e[4] for e in entrants})
+    merged: dict[str, dict[str, Any]] = {}
+    for (ident, kind, name, account_id, rank), [rating] in zip(entrants, new, strict=True):
+        m = merged.setdefault(ident, {"kind": kind, "name": name, "account_id": account_id, "rank": rank,
+                                      "mu": [], "sigma": []})
+        m["rank"] = min(m["rank"], rank)
+        m["mu"].append(rating.mu)
+        m["sigma"].append(rating.sigma)
+    for ident, m in merged.items():
+        mu, sigma = sum(m["mu"]) / len(m["mu"]), sum(m["sigma"]) / len(m["sigma"])
+        if ident in current:
+            conn.execute(update(ratings).where(ratings.c.family == family, ratings.c.identity == ident)
+                         .values(mu=mu, sigma=sigma, games=ratings.c.games + 1, name=m["name"], updated_at=now))
+        else:
+            conn.execute(insert(ratings).values(family=family, identity=ident, kind=m["kind"], name=m["name"],
+                                                account_id=m["account_id"], mu=mu, sigma=sigma, games=1,
+                                                updated_at=now))
+        conn.execute(insert(rating_history).values(game_id=game_id, family=family, identity=ident,
+                                                   rank=1 + ranked.index(m["rank"]), players=len(entrants), mu=mu,
+                                                   sigma=sigma, ordinal=ordinal(mu, sigma), at=now))
+
+
+def final_ranks(game: Any) -> list[int]:
+    """The engine's final rank of each seat (1 is first; ties share a rank)."""
+    players = game.result()["players"]
+    return [int(p["rank"]) for p in players]
+
+
+# ---------------------------------------------------------------------------- the ladder seed
+def seed_ladder(engine: Engine, game: str, bots: Sequence[str], n_games: int, seed: int = 0,
+                players: int = 2, progress: Callable[[int], None] | None = None) -> int:
+    """Play ``n_games`` bot-only games through the engine (tracklayer.lab) and rate them like games
+    on the server, so a fresh site has a ladder. Game ids are derived from the arguments: running
+    the same seeding twice rates nothing twice. Returns how many games were rated."""
+    from tracklayer.lab.runner import run_one, schedule
+
+    store = AccountStore(engine)
+    rated = 0
+    lineup = list(bots)
+    for k in range(n_games):
+        table = [lineup[(k + j) % len(lineup)] for j in range(players)]  # rotate who meets whom
+        spec = schedule(game, table, 1, seed, start=k)[0]
+        out = run_one(spec)
+        seats = [{"kind": "bot", "bot": s["bot"]} for s in out["seats"]]
+        gid = "seed-" + hashlib.sha256(f"{game}/{seed}/{k}/{','.join(table)}".encode()).hexdigest()[:24]
+        if store.finish_game(gid, game, seats, [s["rank"] for s in out["seats"]]):
+            rated += 1
+        if progress is not None:
+            progress(k + 1)
+    return rated
+
+
+# ---------------------------------------------------------------------------- HTTP
+def _same_origin(request: Request | WebSocket) -> bool:
+    """False only for a request whose ``Origin`` names another site than the ``Host`` it was sent to."""
+    origin = request.headers.get("origin")
+    if not origin or origin == "null":
+        return origin is None
+    host = request.headers.get("host", "")
+    return origin.split("://", 1)[-1].rstrip("/") == host
+
+
+class Accounts:
+    """The account routes and the hooks the game server calls (create, join, game over)."""
+
+    def __init__(self, engine_of: Callable[[], Engine], static: Any) -> None:
+        self._engine_of = engine_of
+        self._store: AccountStore | None = None
+        self.static = static
+        self.limiter = LoginLimiter()
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def store(self) -> AccountStore:
+        if self._store is None or self._store.engine is not self._engine_of():
+            self._store = AccountStore(self._engine_of())
+        return self._store
+
+    async def current(self, request: Request | WebSocket) -> dict[str, Any] | None:
+        sid = request.cookies.get(COOKIE)
+        return await asyncio.to_thread(self.store.session, sid) if sid else None
+
+    async def authenticated(self, request: Request) -> dict[str, Any] | None:
+        """The session of a state-changing request, CSRF-checked: 403 if the cookie names a live
+        session but the request lacks that session's token; None for guests."""
+        who = await self.current(request)
+        if who is None:
+            return None
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not sent.isascii() or not secrets.compare_digest(sent, who["csrf"]):
+            raise HTTPException(403, f"this request needs the {CSRF_HEADER} header (from GET /api/me)")
+        return who
+
+    # hooks ------------------------------------------------------------------------
+    async def on_create(self, request: Request, seats: list[dict[str, Any]], hotseat: bool) -> int | None:
+        """Before a game is stored: the creator's account goes on the first human seat (not in
+        hot-seat games, where one screen plays several seats). Returns that seat, or None."""
+        who = await self.authenticated(request)
+        if who is None or hotseat:
+            return None
+        for i, s in enumerate(seats):
+            if s["kind"] == "human":
+                s["account"] = who["account_id"]
+                return i
+        return None
+
+    async def after_create(self, game_id: str, seats: list[dict[str, Any]], seat: int | None) -> None:
+        if seat is not None:
+            await asyncio.to_thread(self.store.link_seat, seats[seat]["account"], game_id, seat)
+
+    async def on_join(self, ws: WebSocket, room: Any, role: str, seats: frozenset[int]) -> None:
+        """A websocket joined a seat with its token: a logged-in player's account is linked to it
+        (once; a same-site socket only, so another site cannot link a seat to a visitor's account)."""
+        if role != "seat" or len(seats) != 1 or not _same_origin(ws):
+            return
+        (seat,) = seats
+        if room.record.seats[seat].get("account") is not None or room.game.is_over:
+            return
+        who = await self.current(ws)
+        if who is None:
+            return
+        if any(s.get("account") == who["account_id"] for s in room.record.seats):
+            return
+        if await asyncio.to_thread(self.store.link_seat, who["account_id"], room.id, seat):
+            room.record.seats[seat]["account"] = who["account_id"]
+
+    def on_over(self, room: Any) -> None:
+        """A game ended in this process: rate it (in a thread; once, whoever else tries)."""
+        try:
+            ranks = final_ranks(room.game)
+        except Exception:
+            log.exception("game %s: no final ranks", room.id)
+            return
+        # the seat flags of the clocks (tracklayer.server.clocks): a resigned seat is ranked last
+        control = getattr(room, "control", None)
+        seats = [{**s, **(control.seat_flags(i) if control is not None else {})}
+                 for i, s in enumerate(room.record.seats)]
+
+        async def run() -> None:
+            try:
+                if await asyncio.to_thread(self.store.finish_game, room.id, room.record.game, seats, ranks):
+                    log.info("game %s rated", room.id)
+            except Exception:
+                log.exception("game %s: rating failed", room.id)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # routes -------------------------------------------------------------------------
+    def router(self) -> APIRouter:
+        r = APIRouter()
+        static = self.static
+
+        def cookie(response: Response, request: Request, sid: str) -> None:
+            response.set_cookie(COOKIE, sid, max_age=int(self.store.session_seconds), httponly=True, samesite="lax",
+                                secure=request.url.scheme == "https", path="/")
+
+        async def credentials(request: Request) -> tuple[str, str]:
+            if not _same_origin(request):
+                raise HTTPException(403, "cross-site login refused")
+            body = await json_body(request)
+            if not isinstance(body, dict):
+                raise HTTPException(400, "send {\"username\": ..., \"password\": ...}")
+            return check_username(body.get("username")), check_password(body.get("password"))
+
+        @r.post("/api/register", status_code=201)
+        async def register(request: Request, response: Response) -> dict[str, Any]:
+            username, password = await credentials(request)
+            address = request.client.host if request.client else "unknown"
+            self.limiter.check(address, "register:")  # hashing is expensive: registrations count as attempts
+            digest = await asyncio.to_thread(hasher.hash, password)
+            account_id = await asyncio.to_thread(self.store.create_account, username, digest)
+            if account_id is None:
+                raise HTTPException(409, f"the username {shown(username)} is taken")
+            sid, csrf = await asyncio.to_thread(self.store.new_session, account_id)
+            cookie(response, request, sid)
+            return {"username": username, "csrf": csrf}
+
+        @r.post("/api/login")
+        async def login(request: Request, response: Response) -> dict[str, Any]:
+            if not _same_origin(request):
+                raise HTTPException(403, "cross-site login refused")
+            body = await json_body(request)
+            if not isinstance(body, dict) or not isinstance(body.get("username"), str) \
+                    or not isinstance(body.get("password"), str):
+                raise HTTPException(400, "send {\"username\": ..., \"password\": ...}")
+            name, password = body["username"], body["password"]
+            if len(name) > 64 or len(password) > PASSWORD_MAX:
+                raise HTTPException(401, "wrong username or password")
+            key = username_key(name.strip()) if name.isprintable() else "?"
+            address = request.client.host if request.client else "unknown"
+            self.limiter.check(address, key)
+            acct = await asyncio.to_thread(self.store.find_account, name.strip())
+            try:
+                await asyncio.to_thread(hasher.verify, acct.password_hash if acct else _DUMMY_HASH, password)
+                ok = acct is not None
+            except (VerificationError, InvalidHashError):
+                ok = False
+            if not ok:
+                self.limiter.failed(key)
+                raise HTTPException(401, "wrong username or password")
+            if hasher.check_needs_rehash(acct.password_hash):  # parameters changed since it was made
+                await asyncio.to_thread(self.store.set_hash, acct.id,
+                                        await asyncio.to_thread(hasher.hash, password))
+            sid, csrf = await asyncio.to_thread(self.store.new_session, int(acct.id))
+            cookie(response, request, sid)
+            return {"username": acct.username, "csrf": csrf}
+
+        @r.post("/api/logout")
+        async def logout(request: Request, response: Response) -> dict[str, Any]:
+            who = await self.authenticated(request)
+            if who is not None:
+                await asyncio.to_thread(self.store.end_session, request.cookies[COOKIE])
+            response.delete_cookie(COOKIE, path="/")
+            return {"ok": True}
+
+        @r.get("/api/me")
+        async def me(request: Request) -> dict[str, Any]:
+            who = await self.current(request)
+            if who is None:
+                return {"account": None}
+            return {"account": {"username": who["username"]}, "csrf": who["csrf"]}
+
+        @r.get("/api/leaderboard")
+        async def leaderboard(game: str | None = None) -> dict[str, Any]:
+            family = family_of(game)
+            if family is None:
+                raise HTTPException(400, f"'game' is a family ({', '.join(FAMILIES)}) or a game name "
+                                         f"({', '.join(tracklayer.games())}), not {shown(game)}")
+            return {"family": family, "players": await asyncio.to_thread(self.store.leaderboard, family)}
+
+        @r.get("/api/users/{username}")
+        async def user(username: str) -> dict[str, Any]:
+            out = await asyncio.to_thread(self.store.profile, username) if len(username) <= 64 else None
+            if out is None:
+                raise HTTPException(404, "no such player")
+            return out
+
+        @r.get("/u/{username}", response_class=HTMLResponse)
+        async def profile_page(username: str) -> FileResponse:
+            found = len(username) <= 64 and await asyncio.to_thread(self.store.find_account, username) is not None
+            return FileResponse(static / "profile.html", media_type="text/html", status_code=200 if found else 404)
+
+        @r.get("/leaderboard", response_class=HTMLResponse)
+        async def leaderboard_page() -> FileResponse:
+            return FileResponse(static / "leaderboard.html", media_type="text/html")
+
+        return r
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, 10)
+
+
+def install(app: FastAPI, engine_of: Callable[[], Engine], static: Any) -> Accounts:
+    """Mount the account routes on ``app``; the returned object's hooks are called by the game server."""
+    acc = Accounts(engine_of, static)
+    app.include_router(acc.router())
+    return acc
