@@ -180,6 +180,12 @@ def play_out(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
             msg = ws.receive_json()
+            if msg.get("type") == "error" and msg.get("code") == "rate":
+                # this client outran the connection's message budget (10 a second): the move was refused and
+                # no state follows, so wait for the budget to refill and ask for the position again
+                time.sleep(1)
+                ws.send_text(json.dumps({"type": "sync"}))
+                continue
             if msg.get("type") != "state":
                 continue
             if msg["over"]:
