@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -18,6 +20,15 @@ def run(*args: str) -> str:
 def test_training_example_smoke() -> None:
     out = run("examples/train_reinforce.py", "--smoke", "--env", "ttr_new_york_v1")
     assert "win rate against random before training" in out and "after training" in out
+
+
+def test_self_play_example_smoke() -> None:
+    """The self-play loop in subprocesses: generation 1 against the start bot, then against the pool."""
+    pytest.importorskip("sb3_contrib")
+    out = run("examples/train_self_play.py", "--smoke")
+    rows = [line for line in out.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")]
+    assert rows[0].startswith("| 1 | random |") and rows[1].startswith("| 2 | SelfPlayPool(1 snapshot) |"), out
+    assert "vs greedy (95% CI)" in out
 
 
 def test_env_steps_benchmark_smoke() -> None:

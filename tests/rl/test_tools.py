@@ -13,11 +13,20 @@ import importlib
 import pickle
 import warnings
 from functools import partial
+from itertools import pairwise
+from types import SimpleNamespace
 
 import gymnasium
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
+from pettingzoo.test import (
+    api_test,
+    max_cycles_test,
+    parallel_api_test,
+    parallel_seed_test,
+    render_test,
+    seed_test,
+)
 
 from tracklayer.rl import BatchEnv, SelfPlayPool, env_names, make_gym, make_raw_env
 
@@ -28,7 +37,7 @@ GYM_IDS = ["tracklayer/TTREurope-v2", "tracklayer/TTRNewYork-v1", "tracklayer/Tr
 @pytest.fixture(autouse=True)
 def _quiet():
     with warnings.catch_warnings():
-        # the checkers play random (mostly illegal) actions: the warning of each illegal move is expected
+        # some checkers step fixed indices (0, 1, ...), mostly illegal: the warning of each illegal move is expected
         warnings.filterwarnings("ignore", message=".*(illegal action|played illegal).*")
         warnings.filterwarnings("ignore", message=".*(should be gymnasium.spaces.box|not a NumPy array).*")
         warnings.filterwarnings("ignore", message=".*(observation_spaces|action_spaces).*deprecated.*")
@@ -82,8 +91,57 @@ def test_pettingzoo_tests_with_defaults(name: str) -> None:
     parallel_seed_test(mod.parallel_env, num_cycles=cycles)
 
 
-def test_max_cycles_is_moves_per_episode() -> None:
-    """``max_cycles`` (PettingZoo's name) cuts the episode after that many moves, like ``max_steps``."""
+@pytest.mark.parametrize("name", ["ttr_europe_v2", "ttr_new_york_v1", "trans_europa_v1", "trans_america_v1"])
+def test_pettingzoo_max_cycles_test(name: str) -> None:
+    """PettingZoo's own check: unmasked random samples, each agent asked exactly ``max_cycles`` times in
+    the AEC environment, ``max_cycles`` parallel steps. It is unseeded: run it a few times."""
+    mod = importlib.import_module(f"tracklayer.rl.{name}")
+    for _ in range(5):
+        max_cycles_test(mod)
+
+
+@pytest.mark.parametrize(("name", "options"), [("ttr_europe_v2", {"players": 4, "variant": "mega"}),
+                                               ("ttr_new_york_v1", {"players": 3}),
+                                               ("trans_america_v1", {"players": 5, "special_cards": "each-round"})])
+def test_max_cycles_test_with_more_players(name: str, options: dict) -> None:
+    mod = importlib.import_module(f"tracklayer.rl.{name}")
+    for _ in range(3):
+        max_cycles_test(SimpleNamespace(env=partial(mod.env, **options),
+                                        parallel_env=partial(mod.parallel_env, **options)))
+
+
+def test_max_cycles_is_a_move_budget_per_agent() -> None:
+    """Every agent is asked exactly ``max_cycles`` times though turns have several moves; a stand-in plays
+    the moves of an agent whose budget is spent, from the game's seed (same seed, same episode)."""
+    from tracklayer.rl import ttr_europe_v2
+
+    def run(seed: int) -> tuple[dict[str, int], list[str], list[str]]:
+        env = ttr_europe_v2.env(max_cycles=7)
+        env.reset(seed=seed)
+        for i, a in enumerate(env.possible_agents):
+            env.action_space(a).seed(seed + i)
+        asked = dict.fromkeys(env.possible_agents, 0)
+        order: list[str] = []
+        for agent in env.agent_iter():
+            obs, _r, term, trunc, _info = env.last()
+            if term or trunc:
+                assert trunc and not term and env.infos[agent]["truncated_after"] >= 14
+                env.step(None)
+                continue
+            asked[agent] += 1
+            order.append(agent)
+            env.step(int(env.action_space(agent).sample(mask=obs["action_mask"])))
+        return asked, order, [str(m) for m in env.unwrapped.game.moves]
+
+    asked, order, moves = run(5)
+    assert asked == {"player_0": 7, "player_1": 7}
+    assert any(a == b for a, b in pairwise(order))  # turns of several moves: budgets diverge
+    assert run(5)[2] == moves
+    assert len(moves) > 14  # the stand-in played some of them
+
+
+def test_parallel_max_cycles_counts_moves() -> None:
+    """In the parallel environment a cycle is a parallel step, one move: ``max_cycles`` is ``max_steps``."""
     from tracklayer.rl import ttr_new_york_v1
 
     env = ttr_new_york_v1.parallel_env(max_cycles=6)
@@ -95,6 +153,65 @@ def test_max_cycles_is_moves_per_episode() -> None:
         steps += 1
         assert steps <= 6
     assert steps == 6 and all(trunc.values()) and not any(term.values())
+    with pytest.raises(TypeError, match="max_cycles or max_steps"):
+        ttr_new_york_v1.parallel_env(max_cycles=6, max_steps=10)
+    with pytest.raises(ValueError, match="max_cycles"):
+        ttr_new_york_v1.env(max_cycles=0)
+
+
+# ---------------------------------------------------------------- the action space samples legal moves
+def test_unmasked_sample_is_a_legal_move() -> None:
+    """``action_space(agent).sample()`` without a mask plays real games (the checkers' random agents)."""
+    env = make_raw_env("ttr_europe_v2")
+    env.reset(seed=11)
+    env.action_space("player_0").seed(0)
+    env.action_space("player_1").seed(1)
+    moves = 0
+    for agent in env.agent_iter():
+        obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        waiting = next(a for a in env.agents if a != agent)
+        assert 0 <= env.action_space(waiting).sample() < env.action_space(waiting).n  # not its turn: uniform
+        action = env.action_space(agent).sample()
+        assert obs["action_mask"][action] == 1
+        env.step(action)
+        moves += 1
+    assert env.unwrapped.game.is_over and moves == len(env.unwrapped.game.moves)
+    # an explicit mask is used as given; the space is still Discrete(n) to everything else
+    space = env.action_space("player_0")
+    only = np.zeros(space.n, dtype=np.int8)
+    only[17] = 1
+    assert space.sample(mask=only) == 17
+    assert space == gymnasium.spaces.Discrete(space.n) and space.contains(space.n - 1)
+
+    gym_env = make_gym("ttr_new_york_v1", observation="flat")
+    gym_env.reset(seed=3)
+    gym_env.action_space.seed(3)
+    done = False
+    while not done:
+        action = gym_env.action_space.sample()
+        assert gym_env.action_masks()[action]
+        _obs, _r, term, trunc, _info = gym_env.step(action)
+        done = term or trunc
+    assert term
+
+
+def test_a_copied_space_does_not_sample_from_another_game() -> None:
+    """A pickled space is a plain Discrete; an unpickled environment binds its spaces to its own game."""
+    env = make_gym("ttr_europe_v2")
+    env.reset(seed=4)
+    space = pickle.loads(pickle.dumps(env.action_space))
+    assert space.legal_mask is None and space == env.action_space
+    clone = pickle.loads(pickle.dumps(env))
+    clone.action_space.seed(0)
+    for _ in range(20):
+        assert clone.action_masks()[clone.action_space.sample()]
+    aec = pickle.loads(pickle.dumps(make_raw_env("trans_europa_v1")))
+    aec.reset(seed=2)
+    agent = aec.agent_selection
+    assert aec.observe(agent)["action_mask"][aec.action_space(agent).sample()] == 1
 
 
 # ---------------------------------------------------------------- illegal actions

@@ -6,11 +6,21 @@ Agents are ``player_0`` .. ``player_{n-1}`` = engine seats. Each agent observes
 ``Discrete(n_actions)``. An action outside the mask follows PettingZoo classic's convention by default
 (``illegal_action="terminate"``): a warning, the offending agent gets ``illegal_reward`` (-1), the
 others 0, and the game ends for everyone (``info["illegal_action"]``); ``illegal_action="raise"`` raises
-``tracklayer.IllegalAction`` instead and leaves the game unchanged.
+``tracklayer.IllegalAction`` instead and leaves the game unchanged. ``action_space(agent).sample()``
+without a mask draws one of the agent's legal moves (:class:`~tracklayer.rl.spaces.LegalDiscrete`).
+
+``max_cycles=c`` (PettingZoo's cycle: every agent acts once) gives each agent a budget of ``c`` moves:
+a turn may be several moves of one agent (a second card draw, a ticket choice, a Trans rail budget),
+so agents spend their budgets at different rates; an agent whose budget is spent is not asked again,
+a stand-in plays its moves (uniformly random legal moves, seeded from the game's seed), and the
+episode is truncated for everyone once every agent has spent its budget (or ends with the game).
+So every agent is asked exactly ``c`` times unless the game ends first. ``max_steps`` cuts the
+episode after that many moves in all (stand-in moves included).
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, ClassVar
 
 import gymnasium
@@ -21,6 +31,7 @@ from pettingzoo.utils import wrappers
 
 from tracklayer.core.errors import IllegalAction
 from tracklayer.rl.core import EnvSpec, Episode
+from tracklayer.rl.spaces import LegalDiscrete
 
 
 def observation_space(episode: Episode) -> spaces.Dict:
@@ -39,8 +50,11 @@ class TracklayerAECEnv(AECEnv):
                                           "is_parallelizable": True, "render_fps": 4}
 
     def __init__(self, spec: EnvSpec, *, render_mode: str | None = None, illegal_action: str = "terminate",
-                 illegal_reward: float = -1.0, **options: Any) -> None:
+                 illegal_reward: float = -1.0, max_cycles: int | None = None, **options: Any) -> None:
         super().__init__()
+        if max_cycles is not None and not (isinstance(max_cycles, int) and max_cycles > 0):
+            raise ValueError(f"max_cycles must be a positive number of moves per agent, not {max_cycles!r}")
+        self.max_cycles = max_cycles
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         if illegal_action not in ("terminate", "raise"):
@@ -57,8 +71,16 @@ class TracklayerAECEnv(AECEnv):
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         # one space object per agent, returned as is every time (PettingZoo requires it)
         self.observation_spaces = {a: observation_space(self.episode) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.episode.n_actions) for a in self.possible_agents}
+        self.action_spaces = {a: LegalDiscrete(self.episode.n_actions) for a in self.possible_agents}
+        self._bind_action_spaces()
         self.agents: list[str] = []
+        self._asked: dict[str, int] = {}  # moves each agent was asked for (the max_cycles budget)
+        self._stand_in = np.random.default_rng(0)
+
+    def _bind_action_spaces(self) -> None:
+        """Each agent's space samples that agent's legal moves (see :class:`LegalDiscrete`)."""
+        for agent, space in self.action_spaces.items():
+            space.legal_mask = partial(self.episode.action_mask, self._seat[agent])
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -82,6 +104,8 @@ class TracklayerAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._asked = {a: 0 for a in self.agents}
+        self._stand_in = np.random.default_rng([self.episode.game_seed, 1])  # its own stream: seeds stay as without
         self.agent_selection = self.possible_agents[self.episode.current]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -104,6 +128,9 @@ class TracklayerAECEnv(AECEnv):
             self._illegal(agent, int(action))
             return
         self._cumulative_rewards[agent] = 0.0
+        if self.max_cycles is not None:
+            self._asked[agent] += 1
+            self._play_spent_seats()
         if not ep.done:  # rewards come only at the end: they are all zero here, nothing to clear or add up
             self.agent_selection = self.possible_agents[ep.game.state.current]
         else:
@@ -121,6 +148,20 @@ class TracklayerAECEnv(AECEnv):
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _play_spent_seats(self) -> None:
+        """The ``max_cycles`` budget: while the agent to move has spent its budget and another has not,
+        the stand-in plays; once every agent has spent it, the episode is cut."""
+        ep = self.episode
+        budget = self.max_cycles
+        asked = self._asked
+        if all(n >= budget for n in asked.values()):
+            if not ep.done:
+                ep.truncate()
+            return
+        while not ep.done and asked[self.possible_agents[ep.game.state.current]] >= budget:
+            indices, _actions = ep.legal()
+            ep.play(indices[int(self._stand_in.integers(len(indices)))])
 
     def _illegal(self, agent: str, index: int) -> None:
         """PettingZoo classic's illegal-move rule: warn, the offender gets ``illegal_reward``, all terminate."""
@@ -165,6 +206,10 @@ class TracklayerAECEnv(AECEnv):
         state = self.__dict__.copy()
         state["_renderer"] = None  # a matplotlib figure: drawn again on first use
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind_action_spaces()
 
 
 class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):

@@ -51,14 +51,13 @@ class Episode:
     or ``"standings"`` (the same reward computed on the scores so far, ``game.result()`` of the
     unfinished game): Trans scores accrue round by round, so a learner that connects its cities
     faster than ``random`` gets a signal even when the game is cut (uniformly random Trans play never
-    ends: rounds ended by an empty rail supply score nobody). ``max_cycles`` is PettingZoo's name for
-    ``max_steps`` (moves per episode).
+    ends: rounds ended by an empty rail supply score nobody). An environment may also cut the
+    episode itself (:meth:`truncate`: the AEC environment's ``max_cycles`` move budget per agent).
     """
 
     def __init__(self, spec: EnvSpec, *, players: int | None = None, reward: str = "margin",
                  max_steps: int | None = None, history: int = 0, first_player: int | str = 0,
-                 truncation_reward: str | None = None, max_cycles: int | None = None,
-                 **game_options: Any) -> None:
+                 truncation_reward: str | None = None, **game_options: Any) -> None:
         unknown = set(game_options) - set(spec.game_options)
         if unknown:
             raise TypeError(f"{spec.name}: unknown option(s) {', '.join(sorted(unknown))}; game options: "
@@ -68,8 +67,6 @@ class Episode:
         self.spec = spec
         self.n_players = players if players is not None else spec.default_players
         self.reward_kind = reward
-        if max_steps is None:
-            max_steps = max_cycles
         self.max_steps = max_steps if max_steps is not None else spec.max_steps
         self.truncation_reward = truncation_reward if truncation_reward is not None else spec.truncation_reward
         if self.truncation_reward not in TRUNCATION_REWARDS:
@@ -90,6 +87,8 @@ class Episode:
         self.obs_size: int = self.codec.obs_size
         self.steps = 0
         self.abandoned = False
+        self.cut = False  # truncated by the environment before max_steps (see truncate)
+        self.game_seed = 0
         self.np_random: np.random.Generator | None = None
         self._cached_game: Any = None  # the position the legal actions and mask below belong to
         self._cached_moves = -1
@@ -99,6 +98,7 @@ class Episode:
         self._mask_bytes: Callable[[Any], bytes | bytearray] = (
             codec.mask_bytes if hasattr(codec, "mask_bytes") else lambda game: codec.mask(game).tobytes())
         self._result: dict[str, Any] | None = None
+        self._result_moves = -1
 
     def _start(self, seed: int, first: int) -> Any:
         return tracklayer.new_game(self.spec.game, self.n_players, seed=seed, first_player=first,
@@ -118,8 +118,10 @@ class Episode:
             game_seed = int(self.np_random.integers(2**63))
         first = int(self.np_random.integers(self.n_players)) if self.first_player == "random" else self.first_player
         self.game = self._start(game_seed, int(first))
+        self.game_seed = game_seed
         self.steps = 0
         self.abandoned = False
+        self.cut = False
         self._result = None
 
     def abandon(self) -> None:
@@ -127,17 +129,21 @@ class Episode:
         not truncated, no rewards from the game."""
         self.abandoned = True
 
+    def truncate(self) -> None:
+        """Cut the episode now, as if ``max_steps`` had been reached (it pays ``truncation_reward``)."""
+        self.cut = True
+
     @property
     def over(self) -> bool:
         return bool(self.game.is_over)
 
     @property
     def truncated(self) -> bool:
-        return not self.game.is_over and self.steps >= self.max_steps and not self.abandoned
+        return not self.game.is_over and (self.steps >= self.max_steps or self.cut) and not self.abandoned
 
     @property
     def done(self) -> bool:
-        return self.game.is_over or self.steps >= self.max_steps or self.abandoned
+        return self.game.is_over or self.steps >= self.max_steps or self.cut or self.abandoned
 
     @property
     def current(self) -> int | None:
@@ -235,8 +241,11 @@ class Episode:
 
     # ------------------------------------------------------------------ results
     def result(self) -> dict[str, Any]:
-        if self._result is None:
+        """``game.result()`` of the current position (computed once per position)."""
+        moves = len(self.game.moves)
+        if self._result is None or self._result_moves != moves:
             self._result = self.game.result()
+            self._result_moves = moves
         return self._result
 
     def final_scores(self) -> list[float]:

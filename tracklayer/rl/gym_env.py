@@ -9,8 +9,9 @@ The learner acts with the integer encoding of the PettingZoo environments. Two o
   ``info["action_mask"]``.
 
 Defaults a researcher's tools expect: an illegal action ends the episode with ``illegal_reward``
-(-1) and a warning (PettingZoo classic's convention; ``illegal_action="raise"`` raises instead), so
-``gymnasium.utils.env_checker.check_env`` and SB3's ``check_env`` pass with random actions. The mask
+(-1) and a warning (PettingZoo classic's convention; ``illegal_action="raise"`` raises instead), and
+``action_space.sample()`` without a mask draws a legal move (:class:`~tracklayer.rl.spaces.LegalDiscrete`),
+so ``gymnasium.utils.env_checker.check_env`` and SB3's ``check_env`` play real moves. The mask
 of an observation nobody acts on (the episode is over) is all ones, as in pgx: gymnasium 1.x's
 next-step autoreset asks the agent for an action on that observation and ignores it, and a masked
 sampler given an all-zero mask fails. ``render_mode="rgb_array"`` draws the board.
@@ -28,6 +29,7 @@ from tracklayer.core.errors import IllegalAction
 from tracklayer.rl.aec import observation_space
 from tracklayer.rl.core import EnvSpec, Episode
 from tracklayer.rl.opponents import BotOpponent, Opponent, opponent
+from tracklayer.rl.spaces import LegalDiscrete
 
 ILLEGAL = ("terminate", "raise")
 OBSERVATIONS = ("dict", "flat")
@@ -73,7 +75,8 @@ class TracklayerGymEnv(gymnasium.Env):
         self.observation_space: spaces.Space = (
             observation_space(self.episode) if observation == "dict"
             else spaces.Box(0.0, 1.0, (self.episode.obs_size,), dtype=np.float32))
-        self.action_space = spaces.Discrete(self.episode.n_actions)
+        self.action_space = LegalDiscrete(self.episode.n_actions)
+        self._bind_action_space()
         self.seat = 0 if seat == "random" else int(seat)
         self.seats: dict[int, Opponent] = {}
         self._abandoned = False
@@ -180,6 +183,14 @@ class TracklayerGymEnv(gymnasium.Env):
         state = self.__dict__.copy()
         state["_renderer"] = None
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind_action_space()
+
+    def _bind_action_space(self) -> None:
+        """``action_space.sample()`` draws one of the learner's legal moves (see :class:`LegalDiscrete`)."""
+        self.action_space.legal_mask = self.action_masks
 
     # ------------------------------------------------------------------ internals
     def _play_opponents(self) -> None:

@@ -192,7 +192,8 @@ class SelfPlayPool(Opponent):
         return self.current.act(env, seat)
 
     def __repr__(self) -> str:
-        return f"SelfPlayPool({len(self.snapshots)} snapshots)"
+        n = len(self.snapshots)
+        return f"SelfPlayPool({n} snapshot{'' if n == 1 else 's'})"
 
 
 def opponent(spec: Any, *, log_tail: int | None = None) -> Opponent:
