@@ -139,6 +139,26 @@ def test_card_16_allows_two_cities_of_one_colour():
     assert score_trans_table(pos)["players"][3]["name"] == "Dan"
 
 
+def test_card_16_allows_up_to_four_of_a_colour_and_no_more_than_were_dealt():
+    # the own city and one received in each of the 3 passes: 4 pink cities need 4 players
+    pos = position(special_cards=[16])
+    pos["players"][3]["cities"] = ["Madrid", "London", "Dublin", "Brest", "Oslo"]
+    assert score_trans_table(pos)["players"][3]["missing_rails"] > 0
+    pos["players"][3]["cities"] = ["Madrid", "London", "Dublin", "Brest", "Bilbao"]
+    with pytest.raises(TracklayerError, match=r"players\[3\]\.cities\[4\]: Dan holds 5 pink cities; with 3 passes "
+                                              r"a hand holds at most 4 of one colour"):
+        score_trans_table(pos)
+    # two players were dealt two pink cities: three cannot be held
+    two = position(special_cards=[16], players=[
+        {"name": "Ann", "start": [9, 6], "cities": ["Madrid", "London"]},
+        {"name": "Bob", "start": [13, 6], "cities": ["Dublin"]}])
+    with pytest.raises(TracklayerError, match=r"players: 3 pink cities are held \(Madrid, London, Dublin\), "
+                                              r"but with 2 players only 2 are dealt"):
+        score_trans_table(two)
+    two["players"][1]["cities"] = ["Oslo"]
+    assert [p["name"] for p in score_trans_table(two)["players"]] == ["Ann", "Bob"]
+
+
 def test_cli_prints_json_and_exits_2_on_bad_input(tmp_path):
     path = tmp_path / "round.json"
     path.write_text(json.dumps(position()), encoding="utf-8")
