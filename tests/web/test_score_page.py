@@ -565,3 +565,53 @@ def test_card_16_screens(web_server: Server, browser: Any, shots: Path, width: i
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def test_card_16_hands_that_cannot_be(web_server: Server, browser: Any, tmp_path: Path) -> None:
+    """Files the page loads as they are: what the passes or the deal cannot produce is said in the page's
+    words, for files the CLI refuses too; and "+" stops at the most a hand can hold of a colour."""
+    def players(*hands: list[str]) -> list[dict[str, Any]]:
+        starts = ([1, 10], [16, 5], [9, 0], [15, 0], [19, 0])
+        names = ("Ann", "Bob", "Cy", "Dan", "Eve")[:len(hands)]
+        return [{"name": n, "start": s, "cities": h} for n, s, h in zip(names, starts, hands, strict=False)]
+
+    four = {"game": "trans-europa", "special_cards": [16],
+            "players": players(["Madrid", "Barcelona", "London", "Dublin", "Oslo"], ["Berlin"], ["Rome"], ["Kyiv"])}
+    too_many = {**four, "players": players(["Madrid", "Barcelona", "London", "Dublin", "Brest"], ["Berlin"], ["Rome"],
+                                           ["Kyiv"], ["Riga"])}  # 5 players: 5 pink cities were dealt
+    dealt = {"game": "trans-europa", "special_cards": [16],
+             "players": players(["Madrid", "Barcelona"], ["London", "Oslo"])}
+    page = new_page(browser)
+    try:
+        page.goto(web_server.base + "/score")
+        page.wait_for_selector("#sc-map svg")
+        page.click(".sc-paste summary")
+
+        def load(doc: dict[str, Any]) -> dict[str, Any]:
+            page.fill("#sc-paste-text", json.dumps(doc))
+            page.click("#sc-paste-load")
+            page.wait_for_function("(n) => window.__score.doc.players.length === n", arg=len(doc["players"]))
+            return settle(page)
+
+        state = load(four)  # 4 pink cities: Ann's own and one from each pass, with 4 players
+        code, out = cli_json(tmp_path, four)
+        assert state["error"] is None and code == 0 and state["result"] == json.loads(out)
+        page.click('.sc-modes [data-mode="cities"]')
+        choose_player(page, 0)
+        assert page.locator('#sc-entry select[data-color="pink"]').count() == 4
+        page.click('#sc-entry .sc-more[data-color="pink"]')
+        assert page.inner_text("#toast") == ("Ann already holds 4 cities of colour pink: with special card 16 a hand "
+                                             "keeps its own and receives at most one per pass.")
+        state = load(too_many)
+        assert state["error"] == ("Ann holds 5 cities of colour pink (Madrid, Barcelona, London, Dublin, and Brest); "
+                                  "with special card 16 a hand holds at most 4 of one colour "
+                                  "(its own and one per pass).")
+        assert cli_json(tmp_path, too_many)[0] == 2
+        assert page.locator("#sc-entry select.bad").count() == 5
+        state = load(dealt)
+        assert state["error"] == ("3 cities of colour pink are held (Madrid, Barcelona, and London), but with 2 "
+                                  "players only 2 are dealt.")
+        assert "only 2 are dealt" in cli_json(tmp_path, dealt)[1]
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
