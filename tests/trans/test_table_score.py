@@ -184,3 +184,25 @@ def test_the_example_in_the_docs_scores():
     out = score_trans_table(json.loads(block))
     assert [p["name"] for p in out["players"]] == ["Ann", "Bob"]
     assert all(p["missing_rails"] > 0 for p in out["players"])
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_card_16_hands_the_engine_deals_are_accepted_up_to_the_bound(n):
+    # everyone passes pink cities towards seat 0, which passes the others: seat 0 ends with min(1 + 3, n)
+    # pink cities (the scorer's two limits are exactly reached, and such a hand is accepted)
+    import tracklayer
+
+    g = tracklayer.new_game("trans-europa", [f"P{i}" for i in range(n)], seed=3, special_cards=[16])
+    b = g.board
+    pink = b.colors.index("pink")
+    while str(g.legal_actions()[0]).startswith("pass"):
+        p = g.current_player
+        hand = g.state.hands[p]
+        pinks = [c for c in hand if b.cities[c].color == pink]
+        others = [c for c in hand if b.cities[c].color != pink]
+        g.apply(f"pass {b.cities[(others if p == 0 else pinks or others)[0]].name}")
+    hands = [[b.cities[c].name for c in h] for h in g.state.hands]
+    assert sum(b.cities[b.city(c)].color == pink for c in hands[0]) == min(4, n)
+    pos = {"game": "trans-europa", "special_cards": [16],
+           "players": [{"name": f"P{i}", "start": list(b.xy[3 * i]), "cities": h} for i, h in enumerate(hands)]}
+    assert len(score_trans_table(pos)["players"]) == n
