@@ -93,6 +93,11 @@ def test_the_ticket_list_of_each_board(client: TestClient) -> None:
         assert data["closed_with_players"] == sorted(board.closed_with_players)
     europe = client.get("/api/boards/ttr-europe/tickets").json()
     assert any("1912" in t["logos"] for t in europe["tickets"])  # the variant decks are there too
-    assert client.get("/api/boards/trans-europa/tickets").json()["tickets"] == []
+    trans = client.get("/api/boards/trans-europa/tickets").json()
+    assert trans["tickets"] == []
+    # the special cards' effects: the page offers the ones that change a score, and card 16's passes
+    cards = {c["id"]: c for c in trans["special_cards"]}
+    assert set(cards) == set(range(1, 20)) and cards[16] == {"id": 16, "effect": "pass_cards", "times": 3}
+    assert [c for c, v in cards.items() if v["effect"] in ("prestige_table", "single_terrain")] == [1, 2, 4, 5]
     assert client.get("/api/boards/monopoly/tickets").status_code == 404
     assert client.get("/score").status_code == 200

@@ -139,6 +139,26 @@ def test_card_16_allows_two_cities_of_one_colour():
     assert score_trans_table(pos)["players"][3]["name"] == "Dan"
 
 
+def test_card_16_allows_up_to_four_of_a_colour_and_no_more_than_were_dealt():
+    # the own city and one received in each of the 3 passes: 4 pink cities need 4 players
+    pos = position(special_cards=[16])
+    pos["players"][3]["cities"] = ["Madrid", "London", "Dublin", "Brest", "Oslo"]
+    assert score_trans_table(pos)["players"][3]["missing_rails"] > 0
+    pos["players"][3]["cities"] = ["Madrid", "London", "Dublin", "Brest", "Bilbao"]
+    with pytest.raises(TracklayerError, match=r"players\[3\]\.cities\[4\]: Dan holds 5 pink cities; with 3 passes "
+                                              r"a hand holds at most 4 of one colour"):
+        score_trans_table(pos)
+    # two players were dealt two pink cities: three cannot be held
+    two = position(special_cards=[16], players=[
+        {"name": "Ann", "start": [9, 6], "cities": ["Madrid", "London"]},
+        {"name": "Bob", "start": [13, 6], "cities": ["Dublin"]}])
+    with pytest.raises(TracklayerError, match=r"players: 3 pink cities are held \(Madrid, London, Dublin\), "
+                                              r"but with 2 players only 2 are dealt"):
+        score_trans_table(two)
+    two["players"][1]["cities"] = ["Oslo"]
+    assert [p["name"] for p in score_trans_table(two)["players"]] == ["Ann", "Bob"]
+
+
 def test_cli_prints_json_and_exits_2_on_bad_input(tmp_path):
     path = tmp_path / "round.json"
     path.write_text(json.dumps(position()), encoding="utf-8")
@@ -164,3 +184,25 @@ def test_the_example_in_the_docs_scores():
     out = score_trans_table(json.loads(block))
     assert [p["name"] for p in out["players"]] == ["Ann", "Bob"]
     assert all(p["missing_rails"] > 0 for p in out["players"])
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_card_16_hands_the_engine_deals_are_accepted_up_to_the_bound(n):
+    # everyone passes pink cities towards seat 0, which passes the others: seat 0 ends with min(1 + 3, n)
+    # pink cities (the scorer's two limits are exactly reached, and such a hand is accepted)
+    import tracklayer
+
+    g = tracklayer.new_game("trans-europa", [f"P{i}" for i in range(n)], seed=3, special_cards=[16])
+    b = g.board
+    pink = b.colors.index("pink")
+    while str(g.legal_actions()[0]).startswith("pass"):
+        p = g.current_player
+        hand = g.state.hands[p]
+        pinks = [c for c in hand if b.cities[c].color == pink]
+        others = [c for c in hand if b.cities[c].color != pink]
+        g.apply(f"pass {b.cities[(others if p == 0 else pinks or others)[0]].name}")
+    hands = [[b.cities[c].name for c in h] for h in g.state.hands]
+    assert sum(b.cities[b.city(c)].color == pink for c in hands[0]) == min(4, n)
+    pos = {"game": "trans-europa", "special_cards": [16],
+           "players": [{"name": f"P{i}", "start": list(b.xy[3 * i]), "cities": h} for i, h in enumerate(hands)]}
+    assert len(score_trans_table(pos)["players"]) == n

@@ -386,3 +386,232 @@ def test_offline_once_loaded(web_server: Server, browser: Any) -> None:
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+# ------------------------------------------------------------------ Trans: special card 16 (two cities of a colour)
+def trans_path(game: str, a: str, b: str) -> list[str]:
+    """The lines of a shortest path (by number of lines) between two cities' points, as drawn on the page."""
+    bd = board_data(game)
+    point = {c["name"]: c["point"] for c in bd["cities"]}
+    nxt: dict[int, list[tuple[int, str]]] = {}
+    for e in bd["edges"]:
+        nxt.setdefault(e["a"], []).append((e["b"], e["text"]))
+        nxt.setdefault(e["b"], []).append((e["a"], e["text"]))
+    came: dict[int, tuple[int, str] | None] = {point[a]: None}
+    todo = [point[a]]
+    for p in todo:
+        for q, text in nxt[p]:
+            if q not in came:
+                came[q] = (p, text)
+                todo.append(q)
+    out, p = [], point[b]
+    while (step := came[p]) is not None:
+        p, text = step
+        out.append(text)
+    return out
+
+
+def pick_city(page: Any, color: str, row: int, city: str) -> None:
+    page.select_option(f'#sc-entry select[data-color="{color}"][data-row="{row}"]', city)
+
+
+def card16_round(page: Any, base: str) -> None:
+    """Trans Europa with special card 16, entered as at the table: after the three passes Ann holds two pink
+    cities (Madrid, Barcelona) and no orange one, Bob two orange (Berlin, Paris) and no pink one."""
+    bd = board_data("trans-europa")
+    at = {c["name"]: c["point_text"] for c in bd["cities"]}
+    page.goto(base + "/score")
+    page.wait_for_selector("#sc-map svg")
+    page.click('.gamebtn[data-game="trans-europa"]')
+    page.wait_for_selector(".pt")
+    name_player(page, 0, "Ann")
+    name_player(page, 1, "Bob")
+    choose_player(page, 0)
+    page.click('.sc-modes [data-mode="start"]')
+    page.locator(f'.pt[data-point="{at["Madrid"]}"] .point-hit').click(force=True)
+    choose_player(page, 1)
+    page.locator(f'.pt[data-point="{at["Berlin"]}"] .point-hit').click(force=True)
+    page.click('.sc-modes [data-mode="rails"]')
+    for text in trans_path("trans-europa", "Madrid", "Barcelona") + trans_path("trans-europa", "Berlin", "Paris")[:2]:
+        page.locator(f'.edge[data-edge="{text}"] .edge-hit').click(force=True)
+    page.click(".sc-specials summary")
+    page.check('.sc-specials input[data-card="16"]')
+    page.click('.sc-modes [data-mode="cities"]')
+    choose_player(page, 0)
+    pick_city(page, "pink", 0, "Madrid")
+    page.click('#sc-entry .sc-more[data-color="pink"]')  # "+": another pink city
+    pick_city(page, "pink", 1, "Barcelona")
+    for color, city in (("white", "Oslo"), ("turquoise", "Minsk"), ("brown", "Sofia")):
+        pick_city(page, color, 0, city)
+    choose_player(page, 1)
+    pick_city(page, "orange", 0, "Berlin")
+    page.click('#sc-entry .sc-more[data-color="orange"]')
+    pick_city(page, "orange", 1, "Paris")
+    for color, city in (("white", "Glasgow"), ("turquoise", "Kyiv"), ("brown", "Rome")):
+        pick_city(page, color, 0, city)
+
+
+def test_card_16_two_cities_of_a_colour(web_server: Server, browser: Any, tmp_path: Path, shots: Path) -> None:
+    page = new_page(browser)
+    try:
+        card16_round(page, web_server.base)
+        state = settle(page)
+        doc, result = state["doc"], state["result"]
+        assert state["error"] is None, state["error"]
+        assert doc["special_cards"] == [16]
+        assert doc["players"][0]["cities"] == ["Madrid", "Barcelona", "Oslo", "Minsk", "Sofia"]
+        assert doc["players"][1]["cities"] == ["Berlin", "Paris", "Glasgow", "Kyiv", "Rome"]
+        # the downloaded file scores in the CLI exactly as the page shows it
+        with page.expect_download() as dl:
+            page.click("#sc-export")
+        exported = Path(dl.value.path())
+        assert json.loads(exported.read_text(encoding="utf-8")) == doc
+        code, out = cli_json(tmp_path, exported.read_text(encoding="utf-8"))
+        assert code == 0 and json.loads(out) == result
+        ann, bob = result["players"]
+        assert ann["missing_rails"] > 0 and bob["missing_rails"] > 0  # the rails entered join Madrid and Barcelona
+        totals = page.locator("#sc-breakdown .scores tbody tr").evaluate_all(
+            "rows => rows.map(r => [Number(r.dataset.player), Number(r.querySelector('.total').textContent)])")
+        assert sorted(totals) == [[0, ann["total"]], [1, bob["total"]]]
+        # the breakdown names the card and shows each hand, the doubled colour marked
+        assert "16 (Swap three times)" in page.inner_text("#sc-cards-in-play")
+        doubled = page.locator(".sc-detail .sc-chip.double").evaluate_all("cs => cs.map(c => c.textContent)")
+        assert doubled == ["Madrid", "Barcelona", "Berlin", "Paris"]
+        page.screenshot(path=str(shots / "score-card16-1366.png"))
+        # the page refuses at once what the rules refuse, in words: another's city, a sixth city
+        choose_player(page, 1)
+        page.click('#sc-entry .sc-more[data-color="orange"]')
+        assert page.inner_text("#toast") == "Bob already holds 5 cities, a full hand: remove one first."
+        page.click('#sc-entry .sc-drop[data-color="orange"][data-row="1"]')  # × takes Paris back
+        assert settle(page)["doc"]["players"][1]["cities"] == ["Berlin", "Glasgow", "Kyiv", "Rome"]
+        pick_city(page, "pink", 0, "Barcelona")
+        assert page.inner_text("#toast") == "Barcelona is already Ann's city card."
+        assert page.input_value('#sc-entry select[data-color="pink"][data-row="0"]') == ""
+        page.click('#sc-entry .sc-more[data-color="orange"]')
+        pick_city(page, "orange", 1, "Paris")
+        again = settle(page)
+        assert again["doc"]["players"][1]["cities"] == ["Berlin", "Glasgow", "Kyiv", "Rome", "Paris"]  # added last
+        assert [p["total"] for p in again["result"]["players"]] == [ann["total"], bob["total"]]
+        # without card 16 the hands cannot be: the page says why (not the server's English), rows outlined
+        page.uncheck('.sc-specials input[data-card="16"]')
+        state = settle(page)
+        assert state["result"] is None and "special_cards" not in state["doc"]
+        problems = page.locator("#sc-error li").all_inner_texts()
+        assert problems == [
+            "Ann holds 2 cities of colour pink (Madrid and Barcelona). A player holds one city of each colour; "
+            "only special card 16 lets a colour end up doubled.",
+            "Bob holds 2 cities of colour orange (Berlin and Paris). A player holds one city of each colour; "
+            "only special card 16 lets a colour end up doubled."]
+        assert page.locator("#sc-entry select.bad").count() == 2  # Bob's two orange rows
+        assert page.locator("#sc-entry .sc-more").count() == 0  # no "+" without the card; "×" stays
+        assert page.locator("#sc-entry .sc-drop").count() == 1
+        code, line = cli_json(tmp_path, state["doc"])
+        assert code == 2 and "a player holds one city of each colour" in line  # the CLI refuses it too
+        page.check('.sc-specials input[data-card="16"]')
+        assert settle(page)["result"] == again["result"]
+        # start over, open the downloaded file: the same position, two pink rows for Ann
+        page.click("#sc-clear")
+        assert settle(page)["doc"]["players"][0]["cities"] == []
+        page.set_input_files("#sc-import", str(exported))
+        page.wait_for_function("() => window.__score.doc.players[0].cities.length === 5")
+        assert settle(page) == {"doc": doc, "result": result, "error": None}
+        choose_player(page, 0)
+        assert page.input_value('#sc-entry select[data-color="pink"][data-row="1"]') == "Barcelona"
+        # the share link restores it in a fresh browser
+        page.click("#sc-share")
+        page.wait_for_function("() => document.querySelector('#sc-link').value")
+        other = new_page(browser)
+        try:
+            other.goto(page.input_value("#sc-link"))
+            assert settle(other) == {"doc": doc, "result": result, "error": None}
+            other.click('.sc-modes [data-mode="cities"]')
+            assert other.locator("#sc-entry select[data-row='1']").count() == 1
+            assert other.locator(".sc-detail .sc-chip.double").count() == 4
+        finally:
+            other.context.close()
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (1920, 1080), (390, 844)])
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_card_16_screens(web_server: Server, browser: Any, shots: Path, width: int, height: int, locale: str) -> None:
+    """The card 16 picker and breakdown at three sizes, in English and German: nothing wider than the
+    window, a phone's touch targets 44 px, the page's own refusal in German on the German page."""
+    page = new_page(browser, locale, width, height, mobile=width < 500)
+    try:
+        card16_round(page, web_server.base)
+        settle(page)
+        page.wait_for_selector("#sc-breakdown .scores")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        assert page.locator("#sc-entry select[data-row='1']").count() == 1
+        if width < 500:
+            small = page.evaluate("""() => [...document.querySelectorAll('#sc-entry button, #sc-entry select')]
+                .map(e => [e.className, e.getBoundingClientRect().height, e.getBoundingClientRect().width])
+                .filter(([, hgt, wid]) => hgt < 43.5 || wid < 43.5)""")
+            assert small == [], small
+        page.locator("#sc-entry").scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / f"score-card16-{width}-{locale[:2]}.png"), full_page=width < 500)
+        page.uncheck('.sc-specials input[data-card="16"]')
+        page.wait_for_selector("#sc-error li")
+        text = page.inner_text("#sc-error")
+        if locale == "de-DE":
+            assert "Ann hat 2 Städte der Farbe pink (Madrid und Barcelona)" in text and "holds" not in text
+        else:
+            assert "Ann holds 2 cities of colour pink" in text
+        page.locator("#sc-result").scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / f"score-card16-refused-{width}-{locale[:2]}.png"), full_page=width < 500)
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_card_16_hands_that_cannot_be(web_server: Server, browser: Any, tmp_path: Path) -> None:
+    """Files the page loads as they are: what the passes or the deal cannot produce is said in the page's
+    words, for files the CLI refuses too; and "+" stops at the most a hand can hold of a colour."""
+    def players(*hands: list[str]) -> list[dict[str, Any]]:
+        starts = ([1, 10], [16, 5], [9, 0], [15, 0], [19, 0])
+        names = ("Ann", "Bob", "Cy", "Dan", "Eve")[:len(hands)]
+        return [{"name": n, "start": s, "cities": h} for n, s, h in zip(names, starts, hands, strict=False)]
+
+    four = {"game": "trans-europa", "special_cards": [16],
+            "players": players(["Madrid", "Barcelona", "London", "Dublin", "Oslo"], ["Berlin"], ["Rome"], ["Kyiv"])}
+    too_many = {**four, "players": players(["Madrid", "Barcelona", "London", "Dublin", "Brest"], ["Berlin"], ["Rome"],
+                                           ["Kyiv"], ["Riga"])}  # 5 players: 5 pink cities were dealt
+    dealt = {"game": "trans-europa", "special_cards": [16],
+             "players": players(["Madrid", "Barcelona"], ["London", "Oslo"])}
+    page = new_page(browser)
+    try:
+        page.goto(web_server.base + "/score")
+        page.wait_for_selector("#sc-map svg")
+        page.click(".sc-paste summary")
+
+        def load(doc: dict[str, Any]) -> dict[str, Any]:
+            page.fill("#sc-paste-text", json.dumps(doc))
+            page.click("#sc-paste-load")
+            page.wait_for_function("(n) => window.__score.doc.players.length === n", arg=len(doc["players"]))
+            return settle(page)
+
+        state = load(four)  # 4 pink cities: Ann's own and one from each pass, with 4 players
+        code, out = cli_json(tmp_path, four)
+        assert state["error"] is None and code == 0 and state["result"] == json.loads(out)
+        page.click('.sc-modes [data-mode="cities"]')
+        choose_player(page, 0)
+        assert page.locator('#sc-entry select[data-color="pink"]').count() == 4
+        page.click('#sc-entry .sc-more[data-color="pink"]')
+        assert page.inner_text("#toast") == ("Ann already holds 4 cities of colour pink: with special card 16 a hand "
+                                             "keeps its own and receives at most one per pass.")
+        state = load(too_many)
+        assert state["error"] == ("Ann holds 5 cities of colour pink (Madrid, Barcelona, London, Dublin, and Brest); "
+                                  "with special card 16 a hand holds at most 4 of one colour "
+                                  "(its own and one per pass).")
+        assert cli_json(tmp_path, too_many)[0] == 2
+        assert page.locator("#sc-entry select.bad").count() == 5
+        state = load(dealt)
+        assert state["error"] == ("3 cities of colour pink are held (Madrid, Barcelona, and London), but with 2 "
+                                  "players only 2 are dealt.")
+        assert "only 2 are dealt" in cli_json(tmp_path, dealt)[1]
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()

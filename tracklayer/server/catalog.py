@@ -156,7 +156,14 @@ def score_data(game: str) -> dict[str, Any]:
     never shows other players' tickets, does not download them."""
     if family(game) != "ttr":
         b = _trans_board(game)
-        return {"game": game, "family": "trans", "max_players": b.max_players, "tickets": [], "variants": []}
+        # the special cards' effects, so the page knows from the data which cards change the score and
+        # how many passes card 16 makes (a hand may then hold several cities of one colour)
+        from tracklayer.trans.cards import load_cards
+
+        cards = [{"id": c.id, "effect": c.effect, **({"times": c.times} if c.times else {})}
+                 for c in load_cards().values()]
+        return {"game": game, "family": "trans", "max_players": b.max_players, "tickets": [], "variants": [],
+                "special_cards": cards}
     b = _ttr_board(game)
     return {
         "game": game, "family": "ttr", "min_players": b.min_players, "max_players": b.max_players,

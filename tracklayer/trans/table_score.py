@@ -10,10 +10,11 @@ Input (``tracklayer score FILE``)::
 
 ``rails`` lists the lines with a rail (whoever placed them): at most 85, a double line being one
 rail piece; ``start`` is the start marker's
-point; ``cities`` the player's city cards (one per colour at most; fewer than 5 when special cards
-took some away). Optional: ``score`` (prestige before this round, default 0) and
+point; ``cities`` the player's city cards (one per colour at most, unless card 16; fewer than 5 when
+special cards took some away). Optional: ``score`` (prestige before this round, default 0) and
 ``special_cards`` (cards in effect: 1 and 2 change the prestige table, 4 and 5 the cost of double
-lines; with card 16 a player may hold two cities of one colour). The file's shape is checked first
+lines; with card 16 a player may hold several cities of one colour: their own and one per pass, so
+at most 4, and never more of a colour over all hands than there are players). The file's shape is checked first
 by :data:`SCHEMA` (``core/schema.py``); every problem raises :class:`ScoreInputError` with the path
 of the entry (``players[1].cities[2]``).
 """
@@ -113,8 +114,10 @@ def score_trans_table(data: Any) -> dict[str, Any]:
             raise ScoreInputError(who, f"{name}'s 'cities' (a non-empty list of city names) is missing")
         if len(cities) > len(board.colors):
             raise ScoreInputError(f"{who}.cities",
-                                  f"at most {len(board.colors)} cities (one per colour), got {len(cities)}")
+                                  f"at most {len(board.colors)} cities (one of each colour is dealt), "
+                                  f"got {len(cities)}")
         colours: dict[int, str] = {}
+        count: dict[int, int] = {}
         pts = []
         for j, raw in enumerate(cities):
             where = f"{who}.cities[{j}]"
@@ -132,8 +135,22 @@ def score_trans_table(data: Any) -> dict[str, Any]:
             colours[col] = city.name
             holder[c] = name
             pts.append(city.point)
+            count[col] = count.get(col, 0) + 1
+            # card 16: a hand keeps its own city of a colour and receives at most one more per pass
+            if count[col] > 1 + fx.pass_times:
+                raise ScoreInputError(where, f"{name} holds {count[col]} {board.colors[col]} cities; with "
+                                      f"{fx.pass_times} passes a hand holds at most {1 + fx.pass_times} of one colour")
         city_points.append(pts)
         before.append(p.get("score", 0))
+    # one city of each colour is dealt to each player: passing cards moves them, never adds any
+    dealt: dict[int, list[str]] = {}
+    for c in holder:
+        dealt.setdefault(board.cities[c].color, []).append(board.cities[c].name)
+    for col, held in sorted(dealt.items()):
+        if len(held) > len(players):
+            raise ScoreInputError("players", f"{len(held)} {board.colors[col]} cities are held "
+                                  f"({', '.join(held)}), but with {len(players)} players only "
+                                  f"{len(players)} are dealt")
 
     scores = score_players(board.n_points, board.adjacency, fx.line_cost, built, markers, city_points, fx.table)
     totals = [b + sc.prestige for b, sc in zip(before, scores, strict=True)]

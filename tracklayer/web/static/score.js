@@ -20,6 +20,7 @@ let board = null; // TTRBoard or TransBoard
 let result = null;
 let error = null;
 let offline = false; // the last error is no answer at all, not the server's refusal
+let local = false; // the last error is the page's own check (in the page's language), not the server's
 let zoom = 1;
 let query = "";
 const draft = { open: false, a: "", b: "", points: "" }; // a ticket being typed survives re-rendering
@@ -89,6 +90,19 @@ function rescore() {
     debug.timer = null;
     const mine = ++debug.asked;
     let res = null, err = null;
+    // what the page knows the rules refuse is said in the page's language, without asking the server
+    const problems = cityProblems();
+    if (problems.length) {
+      result = null;
+      error = problems.map((x) => x.text).join("\n");
+      offline = false;
+      local = true;
+      debug.done = mine;
+      draw();
+      renderResult();
+      return;
+    }
+    local = false;
     const waiting = unfinished();
     if (waiting.length) {
       // not an error, just not entered yet: say what is missing instead of the server's refusal
@@ -233,6 +247,7 @@ function onCity(k) {
 // ------------------------------------------------------------------ Trans: the map and the file
 let pointIdx = new Map();
 let edgeIdx = new Map();
+let transIdx = new Map(); // folded city name -> index in bd.cities
 
 function railEdge(line) {
   if (!Array.isArray(line) || line.length !== 2 || !Array.isArray(line[0]) || !Array.isArray(line[1])) return undefined;
@@ -373,11 +388,24 @@ function renderOpts() {
   }
 }
 
-// The special cards that change a round's score (prestige table, cost of double lines, two cities
-// of one colour); other cards of an imported file are kept as they are.
-const SCORING_CARDS = [1, 2, 4, 5, 16];
+// The special cards that change what a round scores, by their effect in the card data: the prestige
+// table (1, 2), the cost of double lines (4, 5), and passing cities (16), after which a hand may hold
+// several cities of one colour. The others change only how the round is played (or leave fewer
+// cities, which the picker enters by leaving a colour empty); an imported file keeps them as they are.
+const SCORING_EFFECTS = ["prestige_table", "single_terrain", "pass_cards"];
+function scoringCards() {
+  return arr(extra?.special_cards).filter((c) => SCORING_EFFECTS.includes(c.effect)).map((c) => c.id);
+}
+
+// How many times cities are passed this round (card 16: 3); 0 means one city of each colour per hand.
+function passes() {
+  const on = new Set(arr(doc.special_cards));
+  return arr(extra?.special_cards).filter((c) => c.effect === "pass_cards" && on.has(c.id)).reduce((n, c) => n + (c.times || 0), 0);
+}
+
 function specialCards() {
   const on = new Set(Array.isArray(doc.special_cards) ? doc.special_cards : []);
+  const SCORING_CARDS = scoringCards();
   const boxes = SCORING_CARDS.map((n) => h("label", { class: "check sc-card" },
     h("input", { type: "checkbox", "data-card": n, checked: on.has(n), onchange: (e) => {
       const now = new Set(Array.isArray(doc.special_cards) ? doc.special_cards : []);
@@ -416,6 +444,7 @@ function applyZoom() {
 function select(i) {
   if (sel() === i) return;
   saved.sel = i;
+  openRow = null;
   persist();
   // in place: re-creating the rows would take the focus from the name being typed
   document.querySelectorAll(".sc-player").forEach((row) => {
@@ -489,7 +518,10 @@ function renderEntry() {
       h("p", {}, Array.isArray(p.start) ? t("score.start_at", { point: p.start.join(",") }) : t("score.no_start")));
     else if (m === "rails") box.replaceChildren(head, h("p", { class: "hint" }, t("score.hint.rails")),
       h("p", { id: "sc-railcount" }, t("score.rails_count", { count: arr(doc.rails).length, max: bd.rails })));
-    else box.replaceChildren(head, h("p", { class: "hint" }, t("score.hint.cities", { name: p.name })), citySelects(p));
+    else {
+      box.replaceChildren(head, h("p", { class: "hint", id: "sc-city-hint" },
+        passes() ? t("score.hint.cities_passed", { name: p.name, most: 1 + passes() }) : t("score.hint.cities", { name: p.name })), citySelects(p));
+    }
     return;
   }
   const { owner } = resolveRoutes();
@@ -576,27 +608,132 @@ function markTickets() {
   });
 }
 
+// ------------------------------------------------------------------ Trans: city cards
+// Each colour has a row per city of that colour the player holds (one, as dealt; with card 16 up to
+// one more per pass, as after the passes at a real table). A city is kept where it stands in the file.
+let openRow = null; // {player, color}: an extra row opened with "+", not yet chosen (not in the file)
+
+function cityIndex(name) { return transIdx.get(fold(name)); }
+
+// Who holds each city of the board (the first holder, as the scorer reads the file).
+function cityHolders() {
+  const out = new Map();
+  doc.players.forEach((q, i) => arr(q.cities).forEach((n) => { const k = cityIndex(n); if (k !== undefined && !out.has(k)) out.set(k, i); }));
+  return out;
+}
+
+// What the rules refuse in the players' cities, in the page's words (the scorer says the same in English):
+// [{player, color, text}], player/color marking the rows at fault.
+function cityProblems() {
+  if (!isTrans(doc.game) || !bd?.colors) return [];
+  const out = [], most = 1 + passes(), holders = new Map(), byColor = new Map();
+  doc.players.forEach((p, i) => {
+    const cities = arr(p.cities);
+    if (cities.length > bd.colors.length) out.push({ player: i, text: t("score.err.hand", { name: p.name, count: cities.length, max: bd.colors.length }) });
+    const mine = new Map();
+    for (const n of cities) {
+      const k = cityIndex(n);
+      if (k === undefined) continue; // the server names an unknown city, with suggestions
+      const c = bd.cities[k];
+      if (holders.has(k)) {
+        const other = doc.players[holders.get(k)].name;
+        out.push({ player: i, color: c.color, text: other === p.name ? t("score.err.city_twice", { name: p.name, city: c.name }) : t("score.err.city_held", { city: c.name, name: p.name, other }) });
+        continue;
+      }
+      holders.set(k, i);
+      mine.set(c.color, [...(mine.get(c.color) || []), c.name]);
+      byColor.set(c.color, [...(byColor.get(c.color) || []), c.name]);
+    }
+    for (const [color, names] of mine) {
+      if (names.length <= 1) continue;
+      const args = { name: p.name, count: names.length, color: colorName(color), cities: list(names), most };
+      if (most === 1) out.push({ player: i, color, text: t("score.err.same_color", args) });
+      else if (names.length > most) out.push({ player: i, color, text: t("score.err.color_most", args) });
+    }
+  });
+  const n = doc.players.length;
+  for (const [color, names] of byColor) {
+    if (names.length > n) out.push({ color, text: t("score.err.dealt", { count: names.length, color: colorName(color), cities: list(names), players: n }) });
+  }
+  return out;
+}
+
 function citySelects(p) {
-  const colors = bd.colors;
-  return h("div", { class: "sc-cities" }, colors.map((c) => {
-    const cities = bd.cities.filter((x) => x.color === c);
-    const cur = arr(p.cities).find((n) => cities.some((x) => fold(x.name) === fold(n)));
-    const sel_ = h("select", { "data-color": c, "aria-label": t("score.city_of", { color: colorName(c) }), onchange: (e) => {
-      const others = arr(p.cities).filter((n) => !cities.some((x) => fold(x.name) === fold(n)));
-      p.cities = e.target.value ? [...others, e.target.value] : others;
-      changed();
-    } }, h("option", { value: "" }, "—"), cities.map((x) => h("option", { value: x.name, selected: cur !== undefined && fold(cur) === fold(x.name) }, x.name)));
-    return h("label", { class: "sc-citysel" }, h("span", { class: "swatch", style: `background:${CARD_FILL[c] || "#888"}` }), h("span", {}, colorName(c)), sel_);
-  }), h("label", { class: "sc-citysel" }, h("span", {}), h("span", {}, t("score.before")),
-    h("input", { type: "number", min: 0, max: 1000, id: "sc-before", value: p.score ?? "", inputmode: "numeric", "aria-label": t("score.before"),
-      onchange: (e) => { const v = e.target.value === "" ? undefined : Number(e.target.value); if (v === undefined) delete p.score; else p.score = v; changed(); } })));
+  const me = sel(), most = 1 + passes(), holders = cityHolders(), cities = arr(p.cities);
+  // the rows at fault are outlined; the messages themselves stand in the score box below
+  const bad = new Set(cityProblems().filter((x) => (x.player === me || x.player === undefined) && x.color).map((x) => x.color));
+  const acts = most > 1 || bd.colors.some((c) => cities.filter((n) => bd.cities[cityIndex(n)]?.color === c).length > 1)
+    || cities.some((n) => cityIndex(n) === undefined); // the columns of "×" and "+"
+  const full = () => cities.length >= bd.colors.length;
+  const rows = [];
+  for (const c of bd.colors) {
+    const ofColor = bd.cities.map((x, k) => [x, k]).filter(([x]) => x.color === c);
+    // the player's cities of this colour: [index in p.cities, board city]
+    const held = cities.map((n, j) => [j, cityIndex(n)]).filter(([, k]) => k !== undefined && bd.cities[k].color === c);
+    const slots = held.length ? [...held] : [[-1, undefined]];
+    if (openRow && openRow.player === me && openRow.color === c && held.length) slots.push([-1, undefined]);
+    slots.forEach(([j, cur], r) => {
+      const label = r === 0 ? t("score.city_of", { color: colorName(c) }) : t("score.city_of_more", { color: colorName(c), n: r + 1 });
+      const pick = h("select", { "data-color": c, "data-row": r, "aria-label": label, class: bad.has(c) ? "bad" : null, onchange: (e) => {
+        const v = e.target.value, k = v ? cityIndex(v) : undefined;
+        const who = k === undefined ? undefined : holders.get(k);
+        if (who !== undefined && who !== me) {
+          toast(t("score.err.city_taken", { city: v, name: doc.players[who].name }));
+          e.target.value = cur === undefined ? "" : bd.cities[cur].name;
+          return;
+        }
+        if (!Array.isArray(p.cities)) p.cities = [];
+        if (j >= 0 && v) p.cities[j] = v;
+        else if (j >= 0) p.cities.splice(j, 1);
+        else if (v) p.cities.push(v);
+        openRow = null;
+        changed();
+      } }, h("option", { value: "" }, "—"), ofColor.map(([x, k]) => {
+        const who = holders.get(k), mine = who === me && k !== cur;
+        const text = who !== undefined && who !== me ? t("score.city_held_by", { city: x.name, name: doc.players[who].name }) : x.name;
+        return h("option", { value: x.name, selected: k === cur, disabled: mine }, text);
+      }));
+      // card 16 in play: "+" opens another row of this colour; an extra row has "×" to remove it
+      const more = most > 1 && r === slots.length - 1 && cur !== undefined
+        ? h("button", { class: "btn small sc-more", type: "button", "data-color": c, "aria-label": t("score.add_city", { color: colorName(c) }),
+          title: t("score.add_city", { color: colorName(c) }), onclick: () => {
+            if (held.length >= most) { toast(t("score.err.color_full", { name: p.name, color: colorName(c), most })); return; }
+            if (full()) { toast(t("score.err.hand_full", { name: p.name, max: bd.colors.length })); return; }
+            openRow = { player: me, color: c };
+            renderEntry();
+            document.querySelector(`#sc-entry select[data-color="${c}"][data-row="${r + 1}"]`)?.focus();
+          } }, "+")
+        : acts ? h("span", {}) : null;
+      const drop = r > 0
+        ? h("button", { class: "x sc-drop", type: "button", "data-color": c, "data-row": r,
+          "aria-label": t("score.remove", { what: cur === undefined ? label : bd.cities[cur].name }), onclick: () => {
+            if (j >= 0) p.cities.splice(j, 1);
+            openRow = null;
+            changed();
+          } }, "×")
+        : acts ? h("span", {}) : null;
+      rows.push(h("div", { class: `sc-citysel${r ? " extra" : ""}`, "data-color": c, "data-row": r },
+        h("span", { class: "swatch", style: `background:${CARD_FILL[c] || "#888"}` }), h("span", {}, r === 0 ? colorName(c) : ""), pick, drop, more));
+    });
+  }
+  // cities the page does not know (a misspelling or an alias in an imported file): kept, shown, removable
+  cities.forEach((n, j) => {
+    if (cityIndex(n) !== undefined) return;
+    rows.push(h("div", { class: "sc-citysel" }, h("span", {}), h("span", {}), h("span", { class: "sc-unknown" }, String(n)),
+      h("button", { class: "x sc-drop", type: "button", "aria-label": t("score.remove", { what: String(n) }), onclick: () => { p.cities.splice(j, 1); changed(); } }, "×"), h("span", {})));
+  });
+  return h("div", { class: `sc-cities${acts ? " acts" : ""}` }, rows,
+    h("label", { class: "sc-citysel" }, h("span", {}), h("span", {}, t("score.before")),
+      h("input", { type: "number", min: 0, max: 1000, id: "sc-before", value: p.score ?? "", inputmode: "numeric", "aria-label": t("score.before"),
+        onchange: (e) => { const v = e.target.value === "" ? undefined : Number(e.target.value); if (v === undefined) delete p.score; else p.score = v; changed(); } })));
 }
 
 // ------------------------------------------------------------------ the breakdown
 function renderResult(note = null) {
   const out = $("sc-breakdown"), err = $("sc-error");
   err.hidden = !error;
-  err.replaceChildren(...(error ? [offline ? "" : h("span", {}, t("score.invalid")), " ", h("span", { id: "sc-error-msg" }, error)] : []));
+  if (error && local) err.replaceChildren(h("span", {}, t("score.impossible")), h("ul", { id: "sc-error-msg" }, error.split("\n").map((x) => h("li", {}, x))));
+  else err.replaceChildren(...(error ? [offline ? "" : h("span", {}, t("score.invalid")), " ", h("span", { id: "sc-error-msg" }, error)] : []));
   err.classList.toggle("offline", offline);
   out.dataset.state = error ? "error" : result ? "ok" : note ? "incomplete" : "";
   if (!result) { out.replaceChildren(...(note ? [h("p", { class: "hint", id: "sc-incomplete" }, note)] : [])); return; }
@@ -633,13 +770,29 @@ function renderResult(note = null) {
   }
   const winners = h("p", { class: "sc-winners" }, icon("trophy"), " ", t("final.winners", { count: result.winners.length, names: list(result.winners) }));
   const rule = result.tiebreak && result.tiebreak !== "points" ? h("p", { class: "hint" }, t("final.tiebreak", { rule: t(`tiebreak.${result.tiebreak}`, {}, result.tiebreak) })) : null;
+  const cards = isTrans(result.game) ? arr(doc.special_cards).filter(Number.isInteger) : [];
+  const inPlay = cards.length ? h("p", { class: "hint", id: "sc-cards-in-play" }, t("score.cards_in_play", { count: cards.length,
+    cards: list(cards.map((n) => (t(`special.${n}.title`, {}, "") ? `${n} (${t(`special.${n}.title`)})` : String(n)))) })) : null;
   const details = h("div", { class: "sc-details" }, result.players.map((p, i) => detail(p, seat.get(p.name) ?? i)));
-  out.replaceChildren(...[winners, rule].filter(Boolean), h("div", { class: "table-scroll" }, table), details);
+  out.replaceChildren(...[winners, rule, inPlay].filter(Boolean), h("div", { class: "table-scroll" }, table), details);
+}
+
+// A player's city cards as the scorer read them, by colour; a colour held more than once (card 16) is marked.
+function cityChips(i) {
+  const cities = arr(doc.players[i]?.cities).map(cityIndex).filter((k) => k !== undefined).map((k) => bd.cities[k]);
+  const count = (c) => cities.filter((x) => x.color === c).length;
+  return bd.colors.flatMap((c) => cities.filter((x) => x.color === c)).map((x) => h("span", {
+    class: `sc-chip${count(x.color) > 1 ? " double" : ""}`, "data-color": x.color,
+    title: count(x.color) > 1 ? t("score.doubled", { count: count(x.color), color: colorName(x.color) }) : colorName(x.color) },
+  h("span", { class: "swatch", style: `background:${CARD_FILL[x.color] || "#888"}` }), x.name));
 }
 
 function detail(p, i) {
   const box = h("details", { class: "sc-detail", "data-player": i }, h("summary", {}, token(colorOf(i)), " ", p.name, " — ", t("final.points", { count: p.total })));
   if (isTrans(result.game)) {
+    const chips = cityChips(i);
+    box.open = chips.some((x) => x.classList.contains("double")); // a doubled colour (card 16) is worth seeing at once
+    box.append(h("p", { class: "sc-chips" }, h("span", {}, t("score.cities_held")), chips));
     box.append(h("p", {}, p.connected ? t("score.connected_all") : t("score.missing", { count: p.missing_rails })));
     if (p.missing_lines?.length) box.append(h("p", { class: "hint" }, t("score.missing_shown")));
     return box;
@@ -755,6 +908,7 @@ async function switchGame(game, keepDoc = false) {
   }
   if (!keepDoc && doc) saved.docs[doc.game] = doc;
   saved.game = game;
+  openRow = null;
   const kept = saved.docs[game];
   doc = kept && typeof kept === "object" && Array.isArray(kept.players) && kept.players.length && kept.game === game ? kept : newDoc(game);
   saved.docs[game] = doc;
@@ -765,6 +919,7 @@ async function switchGame(game, keepDoc = false) {
   if (isTrans(game)) {
     pointIdx = new Map(bd.points.map((p, i) => [p.join(","), i]));
     edgeIdx = new Map(bd.edges.map((e) => [`${Math.min(e.a, e.b)}-${Math.max(e.a, e.b)}`, e.i]));
+    transIdx = new Map(bd.cities.map((c, k) => [fold(c.name), k]));
     board = new TransBoard(bd, { edge: (e) => onEdge(e.i), point: onPoint });
   } else {
     cityIdx = new Map();
