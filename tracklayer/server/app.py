@@ -119,6 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state["rooms"].start()
         state["rooms"].chat = chat_hub  # the PostgreSQL listener hands it other processes' chat messages
         state["rooms"].on_over.append(acct.on_over)  # rated games (tracklayer.server.accounts)
+        acct.start_sweeper(store)  # and the games a crash left unrated
         cluster = attach_cluster(state["rooms"])  # PostgreSQL: moves and bot ownership shared by all processes
         matchmaker = state["rooms"].matchmaker = Matchmaker(store, state["rooms"])  # open seats, quick play
         matchmaker.start()
