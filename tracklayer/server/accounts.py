@@ -539,30 +539,16 @@ def rate_unrated(store: Store, grace: float = SWEEP_GRACE, limit: int = SWEEP_BA
                  skip: set[str] | None = None) -> tuple[list[str], int]:
     """Rate the finished games that a crash left unrated: the process that stored a game's last
     move rates it just after (:meth:`Accounts.on_over`), and a crash in between used to lose the
-    rating for good. Each game is rebuilt from its stored moves (the engine's final ranks) and its
-    stored seat control (a resigned seat is ranked last), then rated by
-    :meth:`AccountStore.finish_game`, whose ``rated_games`` row makes it exactly once whoever else
-    sweeps at the same time. Games that cannot be rebuilt are logged and added to ``skip``.
+    rating for good. Games that cannot be rebuilt are logged and added to ``skip``.
 
     Returns ``(ids of the games this call rated, how many games it looked at)``.
     """
-    from tracklayer.server.clocks import load_control
-
-    accts = AccountStore(store.engine)
     skip = set() if skip is None else skip
-    found = accts.unrated_games(time.time() - grace, limit, skip)
+    found = AccountStore(store.engine).unrated_games(time.time() - grace, limit, skip)
     done: list[str] = []
     for game_id in found:
         try:
-            rec = store.load_game(game_id)
-            if rec is None:
-                continue
-            game = tracklayer.load_game({**rec.setup, "moves": rec.moves})
-            if not game.is_over:
-                raise ValueError("its stored moves do not end the game")
-            control = load_control(store, game_id, len(rec.seats), rec.game)
-            seats = [{**s, **(control.seat_flags(i) if control is not None else {})} for i, s in enumerate(rec.seats)]
-            if accts.finish_game(game_id, rec.game, seats, final_ranks(game)):
+            if rate_stored(store, game_id):
                 log.info("game %s rated (it had ended without its rating: a crash)", game_id)
                 done.append(game_id)
         except Exception:
@@ -570,6 +556,24 @@ def rate_unrated(store: Store, grace: float = SWEEP_GRACE, limit: int = SWEEP_BA
             if len(skip) < SWEEP_SKIP_MAX:
                 skip.add(game_id)
     return done, len(found)
+
+
+def rate_stored(store: Store, game_id: str) -> bool:
+    """Finish and rate one stored game as :meth:`Accounts.on_over` would have: rebuilt from its stored
+    moves (the engine's final ranks) and its stored seat control (a resigned seat is ranked last).
+    :meth:`AccountStore.finish_game`'s ``rated_games`` row makes it exactly once, whoever else tries
+    at the same time. True if this call rated it; ValueError if the stored game has not ended."""
+    from tracklayer.server.clocks import load_control
+
+    rec = store.load_game(game_id)
+    if rec is None:
+        return False
+    game = tracklayer.load_game({**rec.setup, "moves": rec.moves})
+    if not game.is_over:
+        raise ValueError(f"the stored moves of game {game_id} do not end it")
+    control = load_control(store, game_id, len(rec.seats), rec.game)
+    seats = [{**s, **(control.seat_flags(i) if control is not None else {})} for i, s in enumerate(rec.seats)]
+    return AccountStore(store.engine).finish_game(game_id, rec.game, seats, final_ranks(game))
 
 
 # ---------------------------------------------------------------------------- the ladder seed
