@@ -421,6 +421,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await acct.on_join(ws, room, access.role, access.seats)
         conn = Connection(ws, access, settings.rate, settings.burst)
         room.connections.add(conn)
+        rooms().connections_changed(room)  # other server processes show the seat online (presence.py)
         writer = asyncio.create_task(conn.writer())
         try:
             room.broadcast()  # the newcomer gets its state (its log_sent is 0: the whole log); the others see it online
@@ -429,6 +430,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await _serve(room, conn, ws)
         finally:
             room.connections.discard(conn)
+            rooms().connections_changed(room)
             conn.close()
             room.broadcast()
             with contextlib.suppress(Exception):
