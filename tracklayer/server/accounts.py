@@ -19,8 +19,10 @@ and a rating. Decisions (documented in ``docs/server.md``):
   the bots are; a bot on several seats gets the mean of their updates). Guests are not rated and
   do not count. Ranks are the engine's final ranks; a seat
   marked ``resigned`` is ranked last. The update is applied exactly once: the ``rated_games`` row of
-  the game is inserted in the same transaction as the new ratings, so a second process (or a second
-  call) fails on its primary key and changes nothing.
+  the game is inserted in the same transaction as the new ratings (and the final ranks), so a second
+  process (or a second call) fails on its primary key and changes nothing.
+* A crash between a game's last move and its rating is made good by a sweep every process runs at
+  start and every 2 minutes (:func:`rate_unrated`): finished games with account seats and no ranks.
 """
 
 from __future__ import annotations

@@ -22,9 +22,11 @@ exactly as a local move would. Anything else falls back to the database, which i
 
 All of that happens under the room's lock, the one the move pipeline holds while it commits, so a
 room never applies a move twice or out of order, and the moves a process commits itself are
-already in the room when their notification is handled. Nothing else crosses between processes:
-no cluster protocol, just the database and its commit order. The lobby list and the game summary
-are read from the database or from a room kept current this way, so they need nothing more.
+already in the room when their notification is handled. Besides moves, the same listener hears
+chat messages (:mod:`tracklayer.server.chat`) and who is connected where
+(:mod:`tracklayer.server.presence`): no cluster protocol, just the database and its commit order.
+The lobby list and the game summary are read from the database or from a room kept current this
+way, so they need nothing more.
 """
 
 from __future__ import annotations
