@@ -73,6 +73,7 @@ class Presence:
         self._flush: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
         self._announced: set[str] = set()  # games this process last announced with someone connected
+        self._closed = False
 
     # ------------------------------------------------------------------ reading
     def online(self, game_id: str) -> tuple[frozenset[int], bool]:
@@ -105,6 +106,8 @@ class Presence:
         self._schedule()
 
     def _schedule(self) -> None:
+        if self._closed:  # shutting down: close() has said goodbye for every game
+            return
         if self._flush is None or self._flush.done():
             self._flush = asyncio.get_running_loop().create_task(self._send_soon())
 
@@ -178,6 +181,7 @@ class Presence:
     async def close(self) -> None:
         """Stop; the games this process had people in are announced empty (the others drop the dots now
         rather than after ``EXPIRY``)."""
+        self._closed = True
         for task in (self._beat, self._flush):
             if task is not None:
                 task.cancel()
