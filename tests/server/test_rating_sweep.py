@@ -5,7 +5,8 @@ The crash is simulated by what it leaves in the database: a game whose last move
 that died between committing the last move and its rating transaction leaves (that transaction
 stores ranks and ratings together, so there is no other half-way state). Then: the sweep function
 itself, a real server process restarted on it (SQLite or PostgreSQL), and on PostgreSQL two
-processes rating the same games at the same moment and two servers starting at once.
+processes rating the same games at the same moment, two servers starting at once, and a real
+server killed (kill -9) while its rating transaction waits on a row the test holds.
 
 On PostgreSQL the database is shared with the other tests (and their servers, whose sweeps wait
 ``SWEEP_GRACE`` = 60 s): so a test sweeps with a grace of :data:`GRACE` (300 s), its "crashed" games
@@ -24,6 +25,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 import sqlalchemy as sa
 
@@ -269,4 +271,70 @@ def test_two_servers_starting_at_once_rate_each_game_once(tmp_path: Path) -> Non
             assert sum(f"game {gid} rated" in log for log in logs) <= 1
         assert rating_of(store, a).games == rating_of(store, b).games == 5  # type: ignore[union-attr]
     finally:
+        store.close()
+
+
+@pg
+def test_a_server_killed_while_rating_leaves_the_game_to_the_next_one(tmp_path: Path) -> None:
+    """A real crash at the right point: the test holds the account's ratings row (``FOR UPDATE``), so the
+    server's rating transaction of the game it just ended waits there; then the server is killed with
+    ``kill -9``, which aborts that transaction. The game is stored as over and is not rated; the next
+    server rates it, once."""
+    url = os.environ[PG_ENV]
+    store = Store(url)
+    server = Server(url, tmp_path / "a.log", rate=0).start()
+    holder = store.engine.connect()
+    try:
+        headers = {"X-Forwarded-For": f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}"}  # a label only
+        user = f"kim_{secrets.token_hex(4)}"
+        with httpx.Client(base_url=server.base, headers=headers, timeout=30) as http:
+            r = http.post("/api/register", json={"username": user, "password": "correct horse battery"})
+            assert r.status_code == 201, r.text
+            created = http.post("/api/games", headers={"X-CSRF-Token": r.json()["csrf"]}, json={
+                "game": "ttr-new-york", "seats": [{"kind": "human", "name": "Kim"}, {"kind": "bot", "bot": "random"}]})
+            assert created.status_code == 201, created.text
+        gid, token = created.json()["id"], created.json()["seats"][0]["token"]
+        acct = AccountStore(store.engine).find_account(user).id
+        with store.engine.begin() as conn:  # Kim has a rating already: the row the test will hold
+            conn.execute(sa.insert(ratings).values(family="ttr", identity=f"acct:{acct}", kind="human", name=user,
+                                                   account_id=acct, mu=25.0, sigma=25 / 3, games=0,
+                                                   updated_at=time.time()))
+        pid = holder.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+        holder.execute(sa.select(ratings).where(ratings.c.identity == f"acct:{acct}").with_for_update())
+        kim = server.client(gid, token)
+        rng = random.Random(3)
+        try:
+            while True:
+                state = kim.my_turn(timeout=60)
+                if state["over"]:
+                    break
+                claims = [m for m in state["legal"] if m.startswith("claim")]
+                kim.move(rng.choice(claims or state["legal"]), state["moves"])
+        finally:
+            kim.close()
+        deadline = time.monotonic() + 60  # the server's rating transaction waits for the row the test holds
+        while not holder.exec_driver_sql("SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
+                                         (pid,)).scalar_one():
+            assert time.monotonic() < deadline, server.log()[-3000:]
+            time.sleep(0.1)
+        server.kill9()
+        holder.rollback()
+        with store.engine.connect() as conn:
+            assert conn.execute(sa.select(games.c.status).where(games.c.id == gid)).scalar_one() == "over"
+        assert times_rated(store, gid) == (0, 0) and ranks_stored(store, gid) == {0: None}
+        with store.engine.begin() as conn:  # two minutes pass (past the servers' grace of 60 s)
+            conn.execute(sa.update(games).where(games.c.id == gid).values(updated_at=games.c.updated_at - 120))
+        again = Server(url, tmp_path / "b.log").start()
+        try:
+            deadline = time.monotonic() + 60
+            while times_rated(store, gid) != (1, 2):
+                assert time.monotonic() < deadline, again.log()[-3000:]
+                time.sleep(0.1)
+        finally:
+            again.stop()
+        assert rating_of(store, acct).games == 1  # type: ignore[union-attr]
+        assert ranks_stored(store, gid)[0] in (1, 2)
+    finally:
+        holder.close()
+        server.stop()
         store.close()
