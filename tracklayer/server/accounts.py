@@ -12,14 +12,17 @@ and a rating. Decisions (documented in ``docs/server.md``):
 * CSRF: every state-changing request that the cookie authenticates must carry the session's own
   token in ``X-CSRF-Token`` (given by ``GET /api/me`` and by login/register), else 403. Login and
   register, which have no session yet, refuse a cross-site ``Origin`` instead (login CSRF).
-* Login is rate-limited per client address and per username (failures), in memory per process.
+* Login is rate-limited per client address and per username (failures), in the database so that the
+  limits hold across server processes (:class:`LoginLimiter`).
 * A game is rated when it ends with at least two rated seats: seats linked to an account and bot
   seats (each bot name is one identity per family, ``bot:planner``, so the ladder shows how strong
   the bots are; a bot on several seats gets the mean of their updates). Guests are not rated and
   do not count. Ranks are the engine's final ranks; a seat
   marked ``resigned`` is ranked last. The update is applied exactly once: the ``rated_games`` row of
-  the game is inserted in the same transaction as the new ratings, so a second process (or a second
-  call) fails on its primary key and changes nothing.
+  the game is inserted in the same transaction as the new ratings (and the final ranks), so a second
+  process (or a second call) fails on its primary key and changes nothing.
+* A crash between a game's last move and its rating is made good by a sweep every process runs at
+  start and every 2 minutes (:func:`rate_unrated`): finished games with account seats and no ranks.
 """
 
 from __future__ import annotations
@@ -28,14 +31,14 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
 import re
 import secrets
 import threading
 import time
 import unicodedata
-from collections import defaultdict, deque
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -50,16 +53,21 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    case,
     delete,
+    func,
     insert,
     select,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 import tracklayer
 from tracklayer.server.guard import clean_name, json_body, shown
+
+if TYPE_CHECKING:
+    from tracklayer.server.db import Store
 
 log = logging.getLogger("tracklayer.server")
 metadata = MetaData()
@@ -122,6 +130,12 @@ rating_history = Table(
     Column("ordinal", Float, nullable=False),
     Column("at", Float, nullable=False),
 )
+login_limits = Table(  # migration 0006: login attempts counted across every server process (LoginLimiter)
+    "login_limits", metadata,
+    Column("key", String(64), primary_key=True),  # sha256 of "addr\0<address>" or "name\0<username key>"
+    Column("started", Float, nullable=False),  # the window of this count started then (epoch seconds)
+    Column("count", Integer, nullable=False),
+)
 
 # ---------------------------------------------------------------------------- rules
 COOKIE = "tl_session"
@@ -182,38 +196,93 @@ def family_of(name: str | None) -> str | None:
 
 
 class LoginLimiter:
-    """Sliding windows of login attempts per address and failures per username (in this process)."""
+    """Login attempts per client address and per username, counted in the database so that every
+    server process (``serve --workers N``, several hosts) counts into the same rows.
 
-    def __init__(self, window: float = LOGIN_WINDOW, per_address: int = LOGIN_PER_ADDRESS,
-                 fails_per_name: int = LOGIN_FAILS_PER_NAME) -> None:
+    One row per address and per username (``login_limits``, keyed by a SHA-256 of the scope and the
+    value: the table keeps neither addresses nor what people typed as a name), with the start of its
+    window and a count; a window starts at the first attempt and ends ``window`` seconds later. The
+    count goes up in one atomic upsert, so two processes racing for the last attempt get one each.
+    A username's count is taken *before* the password is checked and given back when the login
+    succeeds: it counts failures, including those still being verified, so N processes verifying at
+    once cannot let N x ``fails_per_name`` guesses through. Expired rows are deleted from time to
+    time (every ``prune_every`` seconds per process).
+    """
+
+    def __init__(self, engine_of: Callable[[], Engine], window: float = LOGIN_WINDOW,
+                 per_address: int = LOGIN_PER_ADDRESS, fails_per_name: int = LOGIN_FAILS_PER_NAME,
+                 clock: Callable[[], float] = time.time, prune_every: float = 60.0) -> None:
+        self._engine_of = engine_of
         self.window, self.per_address, self.fails_per_name = window, per_address, fails_per_name
-        self.addresses: dict[str, deque[float]] = defaultdict(deque)
-        self.names: dict[str, deque[float]] = defaultdict(deque)
+        self.clock = clock  # wall-clock time: the rows are shared by processes (and hosts)
+        self.prune_every = prune_every
+        self._pruned = 0.0
 
-    def _count(self, table: dict[str, deque[float]], key: str, now: float) -> deque[float]:
-        q = table[key]
-        while q and now - q[0] > self.window:
-            q.popleft()
-        return q
+    @staticmethod
+    def key(scope: str, value: str) -> str:
+        return hashlib.sha256(f"{scope}\0{value}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    def _bump(self, key: str, now: float) -> tuple[int, float]:
+        """Count one attempt on ``key``: ``(count in the window, start of the window)``."""
+        engine = self._engine_of()
+        if engine.dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as upsert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as upsert
+        expired = login_limits.c.started <= now - self.window
+        stmt = upsert(login_limits).values(key=key, started=now, count=1)
+        stmt = stmt.on_conflict_do_update(index_elements=[login_limits.c.key], set_={
+            "count": case((expired, 1), else_=login_limits.c.count + 1),
+            "started": case((expired, now), else_=login_limits.c.started)})
+        with engine.begin() as conn:  # the upsert locks the row until the read below has seen its count
+            conn.execute(stmt)
+            row = conn.execute(select(login_limits.c.count, login_limits.c.started)
+                               .where(login_limits.c.key == key)).one()
+        return int(row.count), float(row.started)
+
+    def _refuse(self, started: float, now: float) -> HTTPException:
+        retry = max(1, math.ceil(started + self.window - now))
+        return HTTPException(429, "too many login attempts: wait a few minutes", headers={"Retry-After": str(retry)})
+
+    def prune(self, now: float | None = None) -> int:
+        """Delete the rows whose window is over (they count nothing any more); returns how many."""
+        now = self.clock() if now is None else now
+        self._pruned = now
+        try:
+            with self._engine_of().begin() as conn:
+                return int(conn.execute(delete(login_limits).where(login_limits.c.started <= now - self.window))
+                           .rowcount or 0)
+        except DBAPIError as exc:  # e.g. a deadlock with another process's prune: the next one will do
+            log.debug("pruning login limits: %s", exc)
+            return 0
+
+    def _maybe_prune(self, now: float) -> None:
+        if now - self._pruned >= self.prune_every:
+            self.prune(now)
+
+    def check_address(self, address: str) -> None:
+        """Count an attempt of ``address`` (login or registration); 429 past the limit."""
+        now = self.clock()
+        self._maybe_prune(now)
+        count, started = self._bump(self.key("addr", address), now)
+        if count > self.per_address:
+            raise self._refuse(started, now)
 
     def check(self, address: str, name_key: str) -> None:
-        """Raise 429 if this address or this username has had too many attempts; count the attempt."""
-        now = time.monotonic()
-        if len(self.addresses) > 10_000:  # forget the quiet ones
-            for table in (self.addresses, self.names):
-                for k in [k for k, q in table.items() if not q or now - q[-1] > self.window]:
-                    del table[k]
-        a = self._count(self.addresses, address, now)
-        n = self._count(self.names, name_key, now)
-        if len(a) >= self.per_address or len(n) >= self.fails_per_name:
-            oldest = min(q[0] for q in (a, n) if q)
-            retry = max(1, int(self.window - (now - oldest)) + 1)
-            raise HTTPException(429, "too many login attempts: wait a few minutes",
-                                headers={"Retry-After": str(retry)})
-        a.append(now)
+        """Count a login attempt of ``address`` on the username ``name_key``; 429 if either is past its
+        limit. Call :meth:`succeeded` when the password was right."""
+        self.check_address(address)
+        now = self.clock()
+        count, started = self._bump(self.key("name", name_key), now)
+        if count > self.fails_per_name:
+            raise self._refuse(started, now)
 
-    def failed(self, name_key: str) -> None:
-        self.names[name_key].append(time.monotonic())
+    def succeeded(self, name_key: str) -> None:
+        """The attempt :meth:`check` counted on ``name_key`` was no failure: give it back."""
+        key = self.key("name", name_key)
+        with self._engine_of().begin() as conn:
+            conn.execute(update(login_limits).where(login_limits.c.key == key, login_limits.c.count > 0)
+                         .values(count=login_limits.c.count - 1))
 
 
 # ---------------------------------------------------------------------------- storage
@@ -303,39 +372,63 @@ class AccountStore:
     # ratings
     def finish_game(self, game_id: str, game: str, seats: Sequence[dict[str, Any]], ranks: Sequence[int]) -> bool:
         """Record the final ranks of the account seats and rate the game if it is rated. Returns True
-        if this call applied the rating (False: unrated, or already rated by somebody else)."""
+        if this call applied the rating (False: unrated, or already rated by somebody else).
+
+        One transaction: the ranks, the ``rated_games`` row and the new ratings are stored together or
+        not at all, so an account seat without a rank in a finished game means exactly "the rating
+        code never finished this game" (what :func:`rate_unrated` looks for after a crash)."""
         family = family_of(game)
         with _rating_lock:
-            with self.engine.begin() as conn:  # the ranks of the account seats, for their profiles
-                linked = self.seat_accounts(conn, game_id)
-                for seat, (account_id, _) in linked.items():
-                    conn.execute(update(account_games).where(account_games.c.game_id == game_id,
-                                                             account_games.c.account_id == account_id)
-                                 .values(rank=int(ranks[seat]), players=len(ranks)))
-            entrants: list[tuple[str, str, str, int | None, int]] = []  # identity, kind, name, account, rank
-            worst = max(ranks) + 1
-            for i, s in enumerate(seats):
-                rank = worst if s.get("resigned") else int(ranks[i])
-                if i in linked:
-                    account_id, username = linked[i]
-                    entrants.append((f"acct:{account_id}", "human", username, account_id, rank))
-                elif s.get("kind") == "bot":
-                    bot = str(s.get("bot") or "bot")
-                    entrants.append((f"bot:{bot}", "bot", bot, None, rank))
-            # the same bot on several seats: each seat is rated against the others and the bot's new
-            # rating is the mean of its seats' (so a lobby game of a person and two Medium bots counts);
-            # a game between copies of one bot only tells nothing and is not rated
-            if family is None or len({e[0] for e in entrants}) < 2:
-                return False
             try:
                 with self.engine.begin() as conn:
-                    # first: a second rating of this game fails here, before anything changed
-                    conn.execute(insert(rated_games).values(game_id=game_id, family=family, game=game,
-                                                            rated_at=time.time()))
-                    _apply(conn, game_id, family, entrants)
+                    linked = self.seat_accounts(conn, game_id)
+                    entrants: list[tuple[str, str, str, int | None, int]] = []  # identity, kind, name, account, rank
+                    worst = max(ranks) + 1
+                    for i, s in enumerate(seats):
+                        rank = worst if s.get("resigned") else int(ranks[i])
+                        if i in linked:
+                            account_id, username = linked[i]
+                            entrants.append((f"acct:{account_id}", "human", username, account_id, rank))
+                        elif s.get("kind") == "bot":
+                            bot = str(s.get("bot") or "bot")
+                            entrants.append((f"bot:{bot}", "bot", bot, None, rank))
+                    # the same bot on several seats: each seat is rated against the others and the bot's new
+                    # rating is the mean of its seats' (so a lobby game of a person and two Medium bots
+                    # counts); a game between copies of one bot only tells nothing and is not rated
+                    rated = family is not None and len({e[0] for e in entrants}) >= 2
+                    if rated:
+                        # first: a second rating of this game fails here (on PostgreSQL it waits for the
+                        # first one's commit, then fails), before anything changed
+                        conn.execute(insert(rated_games).values(game_id=game_id, family=family, game=game,
+                                                                rated_at=time.time()))
+                    for seat, (account_id, _) in linked.items():  # the ranks of the account seats, for profiles
+                        conn.execute(update(account_games).where(account_games.c.game_id == game_id,
+                                                                 account_games.c.account_id == account_id)
+                                     .values(rank=int(ranks[seat]), players=len(ranks)))
+                    if rated:
+                        assert family is not None
+                        _apply(conn, game_id, family, entrants)
             except IntegrityError:
                 return False  # rated already (another process, a second call)
-            return True
+            return rated
+
+    def unrated_games(self, before: float, limit: int, skip: Collection[str] = ()) -> list[str]:
+        """Finished games with an account seat the rating code never finished (no rank stored, no
+        ``rated_games`` row) whose last move is older than ``before``: what a crash between a game's
+        last move and its rating leaves. Reads the partial index ``ix_account_games_unranked`` (the
+        account seats of unfinished games only), oldest first, at most ``limit``."""
+        from tracklayer.server.db import games
+
+        query = (select(account_games.c.game_id)
+                 .select_from(account_games.join(games, games.c.id == account_games.c.game_id))
+                 .where(account_games.c.rank.is_(None), games.c.status == "over", games.c.updated_at < before,
+                        ~select(rated_games.c.game_id).where(rated_games.c.game_id == account_games.c.game_id)
+                        .exists())
+                 .group_by(account_games.c.game_id).order_by(func.min(games.c.updated_at)).limit(limit))
+        if skip:
+            query = query.where(account_games.c.game_id.not_in(list(skip)))
+        with self.engine.connect() as conn:
+            return list(conn.execute(query).scalars().all())
 
     def leaderboard(self, family: str, limit: int = 200) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -437,6 +530,54 @@ def final_ranks(game: Any) -> list[int]:
     return [int(p["rank"]) for p in players]
 
 
+# ---------------------------------------------------------------------------- games a crash left unrated
+SWEEP_EVERY = 120.0  # seconds between two looks for finished games nobody rated
+SWEEP_GRACE = 60.0  # a game that ended less long ago may still be being rated by the process that ended it
+SWEEP_BATCH = 20  # games one look rates at most (a full batch: the next look comes at once)
+SWEEP_SKIP_MAX = 1000  # games that cannot be rated that one process remembers (and stops retrying)
+
+
+def rate_unrated(store: Store, grace: float = SWEEP_GRACE, limit: int = SWEEP_BATCH,
+                 skip: set[str] | None = None) -> tuple[list[str], int]:
+    """Rate the finished games that a crash left unrated: the process that stored a game's last
+    move rates it just after (:meth:`Accounts.on_over`), and a crash in between used to lose the
+    rating for good. Games that cannot be rebuilt are logged and added to ``skip``.
+
+    Returns ``(ids of the games this call rated, how many games it looked at)``.
+    """
+    skip = set() if skip is None else skip
+    found = AccountStore(store.engine).unrated_games(time.time() - grace, limit, skip)
+    done: list[str] = []
+    for game_id in found:
+        try:
+            if rate_stored(store, game_id):
+                log.info("game %s rated (it had ended without its rating: a crash)", game_id)
+                done.append(game_id)
+        except Exception:
+            log.exception("game %s: rating it after a crash failed; this process leaves it", game_id)
+            if len(skip) < SWEEP_SKIP_MAX:
+                skip.add(game_id)
+    return done, len(found)
+
+
+def rate_stored(store: Store, game_id: str) -> bool:
+    """Finish and rate one stored game as :meth:`Accounts.on_over` would have: rebuilt from its stored
+    moves (the engine's final ranks) and its stored seat control (a resigned seat is ranked last).
+    :meth:`AccountStore.finish_game`'s ``rated_games`` row makes it exactly once, whoever else tries
+    at the same time. True if this call rated it; ValueError if the stored game has not ended."""
+    from tracklayer.server.clocks import load_control
+
+    rec = store.load_game(game_id)
+    if rec is None:
+        return False
+    game = tracklayer.load_game({**rec.setup, "moves": rec.moves})
+    if not game.is_over:
+        raise ValueError(f"the stored moves of game {game_id} do not end it")
+    control = load_control(store, game_id, len(rec.seats), rec.game)
+    seats = [{**s, **(control.seat_flags(i) if control is not None else {})} for i, s in enumerate(rec.seats)]
+    return AccountStore(store.engine).finish_game(game_id, rec.game, seats, final_ranks(game))
+
+
 # ---------------------------------------------------------------------------- the ladder seed
 def seed_ladder(engine: Engine, game: str, bots: Sequence[str], n_games: int, seed: int = 0,
                 players: int = 2, progress: Callable[[int], None] | None = None) -> int:
@@ -478,8 +619,10 @@ class Accounts:
         self._engine_of = engine_of
         self._store: AccountStore | None = None
         self.static = static
-        self.limiter = LoginLimiter()
+        self.limiter = LoginLimiter(engine_of)
         self.tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self.unrateable: set[str] = set()  # games the sweep could not rebuild (logged once, not retried)
 
     @property
     def store(self) -> AccountStore:
@@ -558,6 +701,26 @@ class Accounts:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    def start_sweeper(self, store: Store, every: float = SWEEP_EVERY, grace: float = SWEEP_GRACE) -> None:
+        """Look for games a crash left unrated now (the server is starting) and every ``every``
+        seconds after (call with the event loop running). Each look is one indexed query, plus a
+        replay per game found. On SQLite the first look needs no grace: one process serves the
+        database (``serve`` refuses several), so no other process can be rating a game right now."""
+        async def run() -> None:
+            first = True
+            while True:
+                seen = 0
+                try:
+                    wait = 0.0 if first and not store.notify else grace
+                    _, seen = await asyncio.to_thread(rate_unrated, store, wait, SWEEP_BATCH, self.unrateable)
+                except Exception:
+                    log.exception("looking for finished games left unrated failed")
+                first = False
+                await asyncio.sleep(0.5 if seen >= SWEEP_BATCH else every)
+
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(run(), name="tracklayer-rating-sweep")
+
     # routes -------------------------------------------------------------------------
     def router(self) -> APIRouter:
         r = APIRouter()
@@ -579,7 +742,8 @@ class Accounts:
         async def register(request: Request, response: Response) -> dict[str, Any]:
             username, password = await credentials(request)
             address = request.client.host if request.client else "unknown"
-            self.limiter.check(address, "register:")  # hashing is expensive: registrations count as attempts
+            # hashing is expensive: registrations count as attempts of the address
+            await asyncio.to_thread(self.limiter.check_address, address)
             digest = await asyncio.to_thread(hasher.hash, password)
             account_id = await asyncio.to_thread(self.store.create_account, username, digest)
             if account_id is None:
@@ -601,7 +765,7 @@ class Accounts:
                 raise HTTPException(401, "wrong username or password")
             key = username_key(name.strip()) if name.isprintable() else "?"
             address = request.client.host if request.client else "unknown"
-            self.limiter.check(address, key)
+            await asyncio.to_thread(self.limiter.check, address, key)
             acct = await asyncio.to_thread(self.store.find_account, name.strip())
             try:
                 await asyncio.to_thread(hasher.verify, acct.password_hash if acct else _DUMMY_HASH, password)
@@ -609,8 +773,8 @@ class Accounts:
             except (VerificationError, InvalidHashError):
                 ok = False
             if not ok:
-                self.limiter.failed(key)
                 raise HTTPException(401, "wrong username or password")
+            await asyncio.to_thread(self.limiter.succeeded, key)
             if hasher.check_needs_rehash(acct.password_hash):  # parameters changed since it was made
                 await asyncio.to_thread(self.store.set_hash, acct.id,
                                         await asyncio.to_thread(hasher.hash, password))
@@ -660,6 +824,10 @@ class Accounts:
         return r
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sweeper
         for task in list(self.tasks):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(task, 10)

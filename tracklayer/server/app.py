@@ -119,6 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state["rooms"].start()
         state["rooms"].chat = chat_hub  # the PostgreSQL listener hands it other processes' chat messages
         state["rooms"].on_over.append(acct.on_over)  # rated games (tracklayer.server.accounts)
+        acct.start_sweeper(store)  # and the games a crash left unrated
         cluster = attach_cluster(state["rooms"])  # PostgreSQL: moves and bot ownership shared by all processes
         matchmaker = state["rooms"].matchmaker = Matchmaker(store, state["rooms"])  # open seats, quick play
         matchmaker.start()
@@ -420,6 +421,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await acct.on_join(ws, room, access.role, access.seats)
         conn = Connection(ws, access, settings.rate, settings.burst)
         room.connections.add(conn)
+        rooms().connections_changed(room)  # other server processes show the seat online (presence.py)
         writer = asyncio.create_task(conn.writer())
         try:
             room.broadcast()  # the newcomer gets its state (its log_sent is 0: the whole log); the others see it online
@@ -428,6 +430,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await _serve(room, conn, ws)
         finally:
             room.connections.discard(conn)
+            rooms().connections_changed(room)
             conn.close()
             room.broadcast()
             with contextlib.suppress(Exception):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from tracklayer.server.fanout import Fanout
 from tracklayer.server.lease import Lease
+from tracklayer.server.presence import Presence
 
 if TYPE_CHECKING:
     from tracklayer.server.rooms import Room, Rooms
@@ -26,12 +27,15 @@ class Cluster:
         self.rooms = rooms
         self.fanout = Fanout(rooms, url)
         self.lease = Lease(url, self._acquired, self._lost)
+        self.presence = Presence(rooms)  # who is online in the other processes (tracklayer.server.presence)
 
     def start(self) -> None:
         self.fanout.start()
         self.lease.start()
+        self.presence.start()
 
     async def close(self) -> None:
+        await self.presence.close()  # announces this process's games empty while the database is still there
         await self.fanout.close()
         await self.lease.close()
 
@@ -41,6 +45,8 @@ class Cluster:
         (a move may have been announced while it was being built, before anyone here listened for
         it) and try to own it."""
         self.fanout.resync(room.id)
+        room.presence = self.presence
+        self.presence.loaded(room.id)
         if self.needs_owner(room):
             self.lease.want(room.id)
 

@@ -22,9 +22,11 @@ exactly as a local move would. Anything else falls back to the database, which i
 
 All of that happens under the room's lock, the one the move pipeline holds while it commits, so a
 room never applies a move twice or out of order, and the moves a process commits itself are
-already in the room when their notification is handled. Nothing else crosses between processes:
-no cluster protocol, just the database and its commit order. The lobby list and the game summary
-are read from the database or from a room kept current this way, so they need nothing more.
+already in the room when their notification is handled. Besides moves, the same listener hears
+chat messages (:mod:`tracklayer.server.chat`) and who is connected where
+(:mod:`tracklayer.server.presence`): no cluster protocol, just the database and its commit order.
+The lobby list and the game summary are read from the database or from a room kept current this
+way, so they need nothing more.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ log = logging.getLogger("tracklayer.server")
 
 CHANNEL = "tracklayer_moves"
 CHAT_CHANNEL = "tracklayer_chat"  # tracklayer.server.chat: one message stored by another process
+PRESENCE_CHANNEL = "tracklayer_presence"  # tracklayer.server.presence: who is connected to another process
 MAX_PAYLOAD = 7000  # bytes of one notification (PostgreSQL's limit is 8000)
 
 # a dead peer is noticed by TCP keepalives within ~25 s even when no packet says so (a host that
@@ -125,13 +128,21 @@ class Fanout:
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await conn.execute(f"LISTEN {CHAT_CHANNEL}")  # chat messages (tracklayer.server.chat)
+                    await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")  # who is online (tracklayer.server.presence)
                     delay = 0.25
                     self.connected.set()
                     log.info("listening for moves of other server processes")
+                    cluster = getattr(self.rooms, "cluster", None)
                     for game_id in list(self.rooms.rooms):  # whatever was stored while nobody listened
                         self.resync(game_id)
+                        if cluster is not None:  # and who is connected elsewhere (presence.py)
+                            cluster.presence.loaded(game_id)
                     async for note in conn.notifies():
-                        if note.channel == CHAT_CHANNEL:
+                        if note.channel == PRESENCE_CHANNEL:
+                            cluster = getattr(self.rooms, "cluster", None)
+                            if cluster is not None:
+                                cluster.presence.heard(note.payload)
+                        elif note.channel == CHAT_CHANNEL:
                             hub = getattr(self.rooms, "chat", None)
                             if hub is not None:
                                 hub.heard(note.payload)

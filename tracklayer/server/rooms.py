@@ -145,6 +145,7 @@ class Room:
     last_used: float = field(default_factory=time.monotonic)
     _legal: tuple[Any, int, dict[str, Any]] | None = None
     control: Any = None  # tracklayer.server.clocks.Control: clock and seat control (None: a game from before)
+    presence: Any = None  # tracklayer.server.presence.Presence: seats connected to other processes (PostgreSQL)
 
     @property
     def id(self) -> str:
@@ -170,6 +171,10 @@ class Room:
             if c.access.role == "seat":
                 online |= c.access.seats
         table = any(c.access.role == "table" for c in self.connections)
+        if self.presence is not None:  # connected to another server process
+            elsewhere, table_elsewhere = self.presence.online(self.id)
+            online |= elsewhere
+            table = table or table_elsewhere
         return [{"seat": i, "name": s["name"], "kind": s["kind"], **({"bot": s["bot"]} if s.get("bot") else {}),
                  "online": s["kind"] == "bot" or i in online or (table and s["kind"] == "human"),
                  **(self.control.seat_flags(i) if self.control is not None else {})}
@@ -399,6 +404,11 @@ class Rooms:
         bots = room.bot_task is not None and not room.bot_task.done()
         soon = deadline is not None and deadline < time.time() + SCAN_HORIZON  # a clock about to fire
         return bool(room.connections) or room.lock.locked() or bots or soon
+
+    def connections_changed(self, room: Room) -> None:
+        """A websocket joined or left ``room``: the other server processes show its seats online or not."""
+        if self.cluster is not None:
+            self.cluster.presence.changed(room)
 
     def evict(self, now: float | None = None) -> list[str]:
         """Unload idle rooms (and the least recently used ones past ``max_rooms``); returns their ids."""
