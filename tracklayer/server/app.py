@@ -133,9 +133,8 @@ class Settings:
         out: dict[str, str] = {}
         for name, (var, _kind) in ENV_VARS.items():
             value = getattr(self, name)
-            # repr of a float reads back as the same float; a bool is an int, so it goes first
-            out[var] = ("" if value is None else ("1" if value else "0") if isinstance(value, bool)
-                        else repr(value) if isinstance(value, float) else str(value))
+            # str of a float is its shortest text that reads back as the same float
+            out[var] = "" if value is None else ("1" if value else "0") if isinstance(value, bool) else str(value)
         return out
 
 
