@@ -1,95 +1,56 @@
 """Worst-case time of ``score_document`` (what ``tracklayer score`` runs) on hostile score files.
 
-Builds a corpus from one valid file per game (ttr-europe, ttr-new-york, trans-europa,
-trans-america): every entry replaced by wrong types, markup, surrogates, huge numbers and long
-strings (up to 1 MB, the size limit), plus whole-file attacks (deep nesting, 100,000-digit numbers,
-Latin-1, UTF-16 without a BOM, random bytes). Prints, per kind of case, how many gave a result or an
-error, anything else that escaped (must be 0), and the slowest case. Before the validation layer a
-20,000-character name took ~15 s and some files ran past 60 s; every case should now take
-milliseconds.
+The corpus is that of the hostile-input tests (``tests/hostile_cases.py``): from one valid file
+per game (ttr-europe, ttr-new-york, trans-europa, trans-america), every entry replaced by wrong
+types, markup, surrogates, huge numbers, deep nesting, long strings and lists (up to 1 MB, the size
+limit), plus whole-file attacks (deep nesting, 100,000-digit numbers, Latin-1, UTF-16 without a
+BOM, random bytes). Prints, per kind of case, how many gave a result or an error, anything else
+that escaped (must be 0), and the slowest case. Before the validation layer a 20,000-character name
+took ~15 s and some files ran past 60 s; every case should now take milliseconds.
 
-    python benchmarks/score_hostile.py
+    python benchmarks/score_hostile.py [--limit 20]
 """
 
 from __future__ import annotations
 
-import copy
+import argparse
+import itertools
 import json
-import random
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from tracklayer.score_file import ScoreFileError, score_document
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the corpus lives in tests/ (standard library only), shared with the tests
 
-VALID: list[dict[str, Any]] = [
-    {"game": "ttr-europe", "tiebreak": "classic", "variant": "classic", "players": [
-        {"name": "Ann", "routes": [["Paris", "Frankfurt", "white"], ["Wien", "Budapest"]], "stations": ["Berlin"],
-         "tickets": [["Paris", "Wien"], ["Lisboa", "Danzig", 20]]},
-        {"name": "Bob", "routes": [["Berlin", "Danzig"]], "tickets": [["Berlin", "Roma"]]}]},
-    {"game": "ttr-new-york", "players": [
-        {"name": "Ann", "routes": [["Central Park", "Times Square", "red"]], "tickets": [["Central Park", "Chelsea"]]},
-        {"name": "Bob", "routes": [["Chinatown", "Wall Street"]]}]},
-    {"game": "trans-europa", "rails": [[[9, 6], [10, 5]], [[10, 5], [11, 4]]], "special_cards": [2], "players": [
-        {"name": "Ann", "start": [9, 6], "cities": ["Amsterdam", "Madrid"]},
-        {"name": "Bob", "start": [13, 6], "cities": ["Zürich"], "score": 3}]},
-    {"game": "trans-america", "rails": [], "special_cards": [4],
-     "players": [{"name": "Ann", "start": [8, 8], "cities": ["Phoenix"]}]},
-]
-
-VALUES: dict[str, list[Any]] = {
-    "types": [None, True, 0, -7, 3.5, [], {}, [[]], {"a": 1}, ["Paris"], [1, 2], "Paris"],
-    "numbers": [10 ** 40, 10 ** 4000, float("inf"), float("nan"), -(10 ** 300)],
-    "markup": ["[/red]", "[bold red]Ann", ":smile:", "[link=x]y[/link]"],
-    "surrogates/control": ["\ud800", "a\udfffb", "\x1b[31mred", "\u2028", "tab\t"],
-    "long strings": ["x" * 20_000, "München" * 3000, "Pariss" * 30_000, "y" * 990_000],
-    "long lists": [[["Paris", "Wien"]] * 50_000, [[[9, 6], [10, 5]]] * 50_000, ["Oslo"] * 100_000],
-}
+from tests.hostile_cases import entry_cases, whole_files  # noqa: E402
+from tracklayer.score_file import ScoreFileError, score_document  # noqa: E402
 
 
-def paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    yield path
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from paths(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from paths(v, (*path, i))
-
-
-def replaced(doc: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    out = copy.deepcopy(doc)
-    node = out
-    for k in path[:-1]:
-        node = node[k]
-    node[path[-1]] = new
-    return out
-
-
-def cases() -> Iterator[tuple[str, Any]]:
-    for doc in VALID:
-        for kind, values in VALUES.items():
-            for path in paths(doc):
-                for v in values:
-                    yield kind, json.dumps(replaced(doc, path, v), ensure_ascii=False).encode("utf-8", "surrogatepass")
-    rnd = random.Random(1)
-    text = json.dumps(VALID[0])
-    whole = [b"[" * 500_000, b'{"a":' * 190_000, b"1" * 999_999, ("[" + "9" * 900_000 + "]").encode(),
-             b"[" + b"1e999," * 100_000 + b"1]", text.encode("utf-16-le"), text.encode("latin-1"),
-             "é".encode("latin-1") + text.encode(), bytes(rnd.randrange(256) for _ in range(500_000)),
-             b'"' + b"\\u00e9" * 160_000 + b'"']
-    for raw in whole:
+def cases(limit: int | None = None) -> Iterator[tuple[str, Any]]:
+    """``(kind, raw bytes)`` of every case, at most ``limit`` of each kind (spread over the games)."""
+    by_kind: dict[str, list[Any]] = defaultdict(list)
+    for _game, kind, _label, doc in entry_cases():
+        by_kind[kind].append(doc)
+    for kind, docs in by_kind.items():
+        step = 1 if limit is None else max(1, len(docs) // limit)
+        for doc in itertools.islice(docs, 0, None if limit is None else step * limit, step):
+            yield kind, json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    for raw in whole_files()[:limit]:
         yield "whole file", raw
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--limit", type=int, default=None, help="at most this many cases of each kind (a quick run)")
+    limit = parser.parse_args().limit
     stats: dict[str, list[float]] = defaultdict(list)
     outcome: dict[str, dict[str, int]] = defaultdict(lambda: {"result": 0, "error": 0, "escaped": 0})
     slowest: tuple[float, str] = (0.0, "")
-    for kind, raw in cases():
+    for kind, raw in cases(limit):
         t0 = time.perf_counter()
         try:
             score_document(raw)

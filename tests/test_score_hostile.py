@@ -1,9 +1,10 @@
 """Hostile score files: every input ends in a result or in one ``error: FILE: where: what`` line, exit 2.
 
-The corpus is generated here from one valid file per game (ttr-europe, ttr-new-york, trans-europa,
-trans-america): every entry of it replaced by wrong types, deep nesting, huge numbers, markup,
-surrogates, control characters and long strings; the whole file re-encoded (UTF-8 with a BOM,
-UTF-16, Latin-1, UTF-32, random bytes); and hypothesis mutates values and bytes further. Cases run
+The corpus (``tests/hostile_cases.py``, shared with ``benchmarks/score_hostile.py``) is generated
+from one valid file per game (ttr-europe, ttr-new-york, trans-europa, trans-america): every entry of
+it replaced by wrong types, deep nesting, huge numbers, markup, surrogates, control characters and
+long strings, and attacks on the whole file; here the whole file is also re-encoded (UTF-8 with a
+BOM, UTF-16, Latin-1, UTF-32, random bytes), and hypothesis mutates values and bytes further. Cases run
 in-process through ``score_document`` (the CLI's and the server's single entry point) and the
 renderers; a few run as real subprocesses for the exit code and the stderr line.
 
@@ -16,12 +17,12 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import json
 import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,69 +32,16 @@ from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
+from tests.hostile_cases import VALID, VALUES, entry_cases, paths, replaced, whole_files
 from tracklayer import score_file
 from tracklayer.cli import app, print_result
-from tracklayer.core.schema import MAX_DEPTH
 from tracklayer.score_file import ScoreFileError, score_document
 
 ROOT = Path(__file__).resolve().parents[1]
 
-VALID: dict[str, dict[str, Any]] = {
-    "ttr-europe": {
-        "game": "ttr-europe", "tiebreak": "classic", "variant": "classic",
-        "players": [
-            {"name": "Ann", "routes": [["Paris", "Frankfurt", "white"], ["Wien", "Budapest"]], "stations": ["Berlin"],
-             "tickets": [["Paris", "Wien"], ["Lisboa", "Danzig", 20]]},
-            {"name": "Bob", "routes": [["Berlin", "Danzig"]], "tickets": [["Berlin", "Roma"]]}]},
-    "ttr-new-york": {
-        "game": "ttr-new-york",
-        "players": [
-            {"name": "Ann", "routes": [["Central Park", "Times Square", "red"]],
-             "tickets": [["Central Park", "Chelsea"]]},
-            {"name": "Bob", "routes": [["Chinatown", "Wall Street"]]}]},
-    "trans-europa": {
-        "game": "trans-europa", "rails": [[[9, 6], [10, 5]], [[10, 5], [11, 4]]], "special_cards": [2],
-        "players": [
-            {"name": "Ann", "start": [9, 6], "cities": ["Amsterdam", "Madrid"]},
-            {"name": "Bob", "start": [13, 6], "cities": ["Zürich"], "score": 3}]},
-    "trans-america": {
-        "game": "trans-america", "rails": [], "special_cards": [4],
-        "players": [{"name": "Ann", "start": [8, 8], "cities": ["Phoenix"]}]},
-}
-
-DEEP: list[Any] = []
-_d = DEEP
-for _ in range(3 * MAX_DEPTH):
-    _d.append([])
-    _d = _d[0]
-
-HOSTILE: list[Any] = [
-    None, True, False, 0, -7, 3.5, 5.0, float("inf"), float("nan"), 10 ** 40, "", "   ", "x" * 20_000,
-    "[/red]", "[bold red]Ann", ":smile:", "\ud800", "a\udfffb", "\x1b[31mred", "tab\tname", "\u2028", "Ann\n",
-    [], {}, [[]], {"a": 1}, ["Paris"], ["Paris", "Wien", "red", "extra"], [1, 2], [[1, 2], [3]], DEEP,
-    "Paris", "Zurich", "Pariss", "München" * 3000, 10 ** 400,
-]
-
-
-def paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    yield path
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from paths(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from paths(v, (*path, i))
-
-
-def replaced(doc: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    out = copy.deepcopy(doc)
-    node = out
-    for k in path[:-1]:
-        node = node[k]
-    node[path[-1]] = new
-    return out
+# every kind at every entry but the long lists (~1 MB documents: tens of seconds at every entry),
+# which test_long_lists_at_some_entries samples and benchmarks/score_hostile.py runs in full
+KINDS = [kind for kind in VALUES if kind != "long lists"]
 
 
 def check_outcome(data: Any) -> str:
@@ -116,13 +64,6 @@ def check_outcome(data: Any) -> str:
     return "ok"
 
 
-def corpus() -> Iterator[tuple[str, str, Any]]:
-    for game, doc in VALID.items():
-        for path in paths(doc):
-            for i, bad in enumerate(HOSTILE):
-                yield game, f"{'.'.join(map(str, path)) or '<root>'}={i}", replaced(doc, path, bad)
-
-
 @pytest.mark.parametrize("game", list(VALID))
 def test_the_valid_files_score(game):
     assert check_outcome(VALID[game]) == "ok"
@@ -136,12 +77,21 @@ def test_the_valid_files_score(game):
 @pytest.mark.parametrize("game", list(VALID))
 def test_every_entry_replaced_by_hostile_values(game):
     outcomes = {"ok": 0, "error": 0}
-    for g, _case, doc in corpus():
-        if g != game:
-            continue
+    for _game, _kind, _label, doc in entry_cases(KINDS, [game]):
         outcomes[check_outcome(doc)] += 1
         outcomes[check_outcome(json.dumps(doc, ensure_ascii=True, allow_nan=True))] += 1
     assert outcomes["error"] > 100 and outcomes["ok"] > 0  # both kinds really happen
+
+
+def test_long_lists_at_some_entries():
+    for _game, _kind, _label, doc in itertools.islice(entry_cases(["long lists"]), 0, None, 15):
+        assert check_outcome(doc) == "error"
+        assert check_outcome(json.dumps(doc)) == "error"
+
+
+def test_whole_file_attacks():
+    outcomes = [check_outcome(raw) for raw in whole_files()]
+    assert outcomes.count("error") >= len(outcomes) - 1  # the valid file prefixed by a Latin-1 é may score
 
 
 @pytest.mark.parametrize(("raw", "needle"), [
@@ -307,3 +257,20 @@ def test_the_installed_command(tmp_path, content, status):
         assert re.fullmatch(rb"error: " + re.escape(str(path).encode()) + rb": [^\n]+\n", proc.stderr), proc.stderr
     else:
         assert proc.stderr == b"" and re.search(rb"(Winner|Leader): ", proc.stdout)
+
+
+def test_the_benchmark_runs_on_the_same_corpus_without_test_dependencies(tmp_path):
+    """benchmarks/score_hostile.py imports tests/hostile_cases.py from a plain checkout, run from
+    anywhere, with pytest and hypothesis unimportable: a quick --limit 2 of every kind, none escaped."""
+    bench = ROOT / "benchmarks" / "score_hostile.py"
+    script = ("import runpy, sys\n"
+              "sys.modules.update(pytest=None, hypothesis=None)  # importing them raises ImportError\n"
+              f"sys.argv = [{str(bench)!r}, '--limit', '2']\n"
+              "runpy.run_path(sys.argv[0], run_name='__main__')\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    rows = {line[:20].strip(): line[20:].split() for line in proc.stdout.splitlines()[1:-1]}
+    assert set(rows) == {*VALUES, "whole file"}, proc.stdout
+    assert all(n == "2" and escaped == "0" for n, _ok, _err, escaped, *_ms in rows.values()), proc.stdout

@@ -175,12 +175,18 @@ def play(
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    # the envvar names and defaults are those of tracklayer.server.app's ENV_VARS and Settings (not
+    # imported here: the web framework would slow every command down); tests/server/test_settings.py
+    # checks they agree
     database_url: Annotated[str | None, typer.Option(
+        envvar="TRACKLAYER_DATABASE_URL",
         help="sqlite:///path or postgresql://user:pass@host/db (default: a SQLite file in your data "
-             "directory, or $TRACKLAYER_DATABASE_URL)")] = None,
-    bot_delay: Annotated[float, typer.Option(help="seconds between bot moves")] = 0.4,
-    rate_limit: Annotated[float, typer.Option(help="websocket messages a second per connection (0: none)")] = 10.0,
+             "directory)")] = None,
+    bot_delay: Annotated[float, typer.Option(envvar="TRACKLAYER_BOT_DELAY", help="seconds between bot moves")] = 0.4,
+    rate_limit: Annotated[float, typer.Option(
+        envvar="TRACKLAYER_RATE", help="websocket messages a second per connection (0: none)")] = 10.0,
     idle_timeout: Annotated[float, typer.Option(
+        envvar="TRACKLAYER_IDLE_SECONDS",
         help="seconds after which a game nobody is using is unloaded from memory (it is rebuilt from the "
              "database when next opened)")] = 900.0,
     workers: Annotated[int, typer.Option(
@@ -188,21 +194,31 @@ def serve(
     log_level: Annotated[str, typer.Option(
         help="level of tracklayer's own log (debug: every stored move too)")] = "info",
     bot_workers: Annotated[int | None, typer.Option(
+        envvar="TRACKLAYER_BOT_WORKERS",
         help="processes bots think in (default: one per core but one, at least one)")] = None,
     bot_seconds: Annotated[float, typer.Option(
+        envvar="TRACKLAYER_BOT_SECONDS",
         help="time cap of one bot move; past it the bot plays a cheap fallback move")] = 5.0,
     games_per_minute: Annotated[float, typer.Option(
-        help="games one client address may create a minute (0: no limit)")] = 20.0,
+        envvar="TRACKLAYER_GAMES_PER_MINUTE", help="games one client address may create a minute (0: no limit)")
+    ] = 20.0,
     bot_games: Annotated[int, typer.Option(
+        envvar="TRACKLAYER_BOT_GAMES",
         help="games without a human seat one client address may have running at once (0: no limit)")] = 3,
 ) -> None:
-    """Play in the browser: lobby, live multiplayer and bots (see docs/server.md)."""
+    """Play in the browser: lobby, live multiplayer and bots (see docs/server.md).
+
+    Each option with an environment variable reads it when the option is not given; the settings
+    without an option are read from theirs (TRACKLAYER_*, see docs/server.md)."""
     from tracklayer.server import Settings
     from tracklayer.server.db import default_database_url
     from tracklayer.server.workers import configure_logging, hold_sqlite, run, sqlite_refusal
 
-    settings = Settings.from_env()
-    settings.database_url = database_url or settings.database_url
+    try:
+        settings = Settings.from_env()
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    settings.database_url = database_url or default_database_url()
     settings.bot_delay = bot_delay
     settings.rate = rate_limit
     settings.idle_seconds = idle_timeout
@@ -210,7 +226,6 @@ def serve(
         raise fail("--workers must be 1 or more")
     if log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise fail(f"--log-level: debug, info, warning or error, not {log_level!r}")
-    settings.database_url = settings.database_url or default_database_url()
     refusal = sqlite_refusal(settings.database_url, workers) or hold_sqlite(settings.database_url)
     if refusal:  # several processes on one SQLite file would each show their own copy of a game
         raise fail(refusal)

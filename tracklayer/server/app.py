@@ -15,7 +15,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -50,8 +50,50 @@ STATUSES = ("waiting", "open", "running", "over")  # waiting: a seat is still op
 MAX_GAME_ID = 32  # ids are secrets.token_urlsafe(8): 11 characters
 
 
+def _flag(text: str) -> bool:
+    word = text.strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(text)
+
+
+# how a variable's text becomes a field's value, and what to call it when it cannot
+_PARSERS: dict[type, tuple[Callable[[str], Any], str]] = {
+    str: (str, "text"), int: (int, "a whole number"), float: (float, "a number"),
+    bool: (_flag, "1 or 0 (true/false, yes/no, on/off)"),
+}
+
+# Every Settings field and the environment variable that carries it. One table read by
+# Settings.from_env and written by Settings.to_env, because ``serve --workers N`` hands its settings
+# to the N worker processes through the environment (uvicorn spawns them: no Python object crosses),
+# and a field missing here would silently fall back to its default in every worker
+# (tests/server/test_settings.py checks that no field is missing). ``tracklayer serve``'s options
+# name the same variables (``envvar=``), and docs/server.md lists them.
+ENV_VARS: dict[str, tuple[str, type]] = {
+    "database_url": ("TRACKLAYER_DATABASE_URL", str),
+    "bot_delay": ("TRACKLAYER_BOT_DELAY", float),
+    "rate": ("TRACKLAYER_RATE", float),
+    "burst": ("TRACKLAYER_BURST", int),
+    "max_message": ("TRACKLAYER_MAX_MESSAGE", int),
+    "max_frame": ("TRACKLAYER_MAX_FRAME", int),
+    "max_body": ("TRACKLAYER_MAX_BODY", int),
+    "hello_timeout": ("TRACKLAYER_HELLO_TIMEOUT", float),
+    "tune_gc": ("TRACKLAYER_TUNE_GC", bool),
+    "idle_seconds": ("TRACKLAYER_IDLE_SECONDS", float),
+    "max_rooms": ("TRACKLAYER_MAX_ROOMS", int),
+    "bot_workers": ("TRACKLAYER_BOT_WORKERS", int),
+    "bot_seconds": ("TRACKLAYER_BOT_SECONDS", float),
+    "games_per_minute": ("TRACKLAYER_GAMES_PER_MINUTE", float),
+    "bot_games": ("TRACKLAYER_BOT_GAMES", int),
+}
+
+
 @dataclass
 class Settings:
+    """The server's settings. Each field also travels as an environment variable (``ENV_VARS``)."""
+
     database_url: str | None = None
     bot_delay: float = 0.4  # seconds between bot moves, so people can follow them
     rate: float = 10.0  # websocket messages a second per connection (0: no limit)
@@ -69,26 +111,31 @@ class Settings:
     bot_games: int = 3  # bot-only games one address may have running at once (0: no limit)
 
     @classmethod
-    def from_env(cls) -> Settings:
-        s = cls()
-        env = os.environ
-        if env.get("TRACKLAYER_DATABASE_URL"):
-            s.database_url = env["TRACKLAYER_DATABASE_URL"]
-        if env.get("TRACKLAYER_BOT_DELAY"):
-            s.bot_delay = float(env["TRACKLAYER_BOT_DELAY"])
-        if env.get("TRACKLAYER_RATE"):
-            s.rate = float(env["TRACKLAYER_RATE"])
-        if env.get("TRACKLAYER_IDLE_SECONDS"):
-            s.idle_seconds = float(env["TRACKLAYER_IDLE_SECONDS"])
-        if env.get("TRACKLAYER_BOT_WORKERS"):
-            s.bot_workers = int(env["TRACKLAYER_BOT_WORKERS"])
-        if env.get("TRACKLAYER_BOT_SECONDS"):
-            s.bot_seconds = float(env["TRACKLAYER_BOT_SECONDS"])
-        if env.get("TRACKLAYER_GAMES_PER_MINUTE"):
-            s.games_per_minute = float(env["TRACKLAYER_GAMES_PER_MINUTE"])
-        if env.get("TRACKLAYER_BOT_GAMES"):
-            s.bot_games = int(env["TRACKLAYER_BOT_GAMES"])
-        return s
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """The defaults, overridden by each ``ENV_VARS`` variable set in ``env`` (``os.environ`` if
+        None) to a non-empty value; ValueError naming the variable if a value does not parse."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for name, (var, kind) in ENV_VARS.items():
+            text = env.get(var)
+            if not text:  # unset or empty: the default (so to_env can say "None" with "")
+                continue
+            parse, what = _PARSERS[kind]
+            try:
+                values[name] = parse(text)
+            except ValueError:
+                raise ValueError(f"${var} must be {what}, got {text!r}") from None
+        return cls(**values)
+
+    def to_env(self) -> dict[str, str]:
+        """Every field as its ``ENV_VARS`` variable, such that ``from_env(s.to_env()) == s``; a None
+        field becomes "" (its default, None: every optional field defaults to None)."""
+        out: dict[str, str] = {}
+        for name, (var, _kind) in ENV_VARS.items():
+            value = getattr(self, name)
+            # str of a float is its shortest text that reads back as the same float
+            out[var] = "" if value is None else ("1" if value else "0") if isinstance(value, bool) else str(value)
+        return out
 
 
 def web_dir() -> Path:

@@ -39,6 +39,7 @@ from fastapi import APIRouter, Header, HTTPException
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, insert, select, update
 
 from tracklayer.bots import resolve_bot
+from tracklayer.server.background import Background
 from tracklayer.server.catalog import BOT_LEVELS, DEFAULT_LEVEL, FAMILY_BOTS, family
 from tracklayer.server.db import metadata
 
@@ -307,28 +308,19 @@ class Clocks:
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
         self._timers: dict[str, asyncio.TimerHandle] = {}
-        self._scanner: asyncio.Task[None] | None = None
+        self._scanner = Background.every("tracklayer-clocks", SCAN_EVERY, lambda: self.scan(),
+                                         "looking for games whose clock runs out failed")
         self._tasks: set[asyncio.Task[Any]] = set()
         self._writing: dict[str, asyncio.Lock] = {}  # one write of a game's clock at a time
         self.fired = 0  # timeouts fired by this process (tests read it through the log)
 
     def start(self) -> None:
-        if self._scanner is None:
-            self._scanner = asyncio.get_running_loop().create_task(self._scan_loop())
+        self._scanner.start()
 
     async def close(self) -> None:
-        if self._scanner is not None:
-            self._scanner.cancel()
+        await self._scanner.close()
         for t in self._timers.values():
             t.cancel()
-
-    async def _scan_loop(self) -> None:
-        while True:
-            try:
-                await self.scan()
-            except Exception:
-                log.exception("looking for games whose clock runs out failed")
-            await asyncio.sleep(SCAN_EVERY)
 
     async def scan(self) -> None:
         """Load the games whose deadline is near or past: after a restart, or when their room was

@@ -46,6 +46,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from tracklayer.server.background import Background
+
 log = logging.getLogger("tracklayer.server")
 
 RETRY = 1.0  # seconds between attempts on games another process holds, and between connection checks
@@ -84,7 +86,7 @@ class Lease:
         self._wanted: set[str] = set()
         self._owned: dict[str, int] = {}  # game id -> key
         self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._task = Background("tracklayer-lease", self._run)
 
     # ------------------------------------------------------------------ the interface
     def owns(self, game_id: str) -> bool:
@@ -107,15 +109,11 @@ class Lease:
         return list(self._owned)
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="tracklayer-lease")
+        self._task.start()
 
     async def close(self) -> None:
         """Stop; closing the connection releases every lock at once."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        await self._task.close()
 
     # ------------------------------------------------------------------ the task
     async def _run(self) -> None:

@@ -26,7 +26,6 @@ see. Private games are not listed at all.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import secrets
@@ -41,6 +40,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 from sqlalchemy import and_, select, update
 
 import tracklayer
+from tracklayer.server.background import Background
 from tracklayer.server.catalog import game_entry
 from tracklayer.server.db import GameRecord, Store, games
 from tracklayer.server.guard import MAX_NAME, clean_name, json_body, shown
@@ -91,7 +91,8 @@ class Matchmaker:
         self.store = store
         self.rooms = rooms
         self.tick = tick
-        self._task: asyncio.Task[None] | None = None
+        self._task = Background.every("tracklayer-matchmaker", tick, lambda: self.step(),
+                                      "matchmaker: a pass failed")  # a failing database must not end it
 
     # ------------------------------------------------------------------ database
     def _row(self, game_id: str) -> Any:
@@ -221,24 +222,10 @@ class Matchmaker:
 
     # ------------------------------------------------------------------ the ticker
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="tracklayer-matchmaker")
+        self._task.start()
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.step()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a failing database must not end the ticker
-                log.exception("matchmaker: a pass failed")
-            await asyncio.sleep(self.tick)
+        await self._task.close()
 
     async def step(self) -> None:
         """One pass: fire the deadlines this process may fire, then refresh waiting rooms in memory."""

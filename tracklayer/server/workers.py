@@ -20,9 +20,12 @@ import fcntl
 import logging
 import os
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from tracklayer.server.db import normalise_url
+
+if TYPE_CHECKING:
+    from tracklayer.server.app import Settings
 
 _held: list[IO[bytes]] = []  # the lock file stays open (locked) for the life of the process
 
@@ -79,7 +82,7 @@ def make_app() -> Any:
     return create_app(Settings.from_env())
 
 
-def run(settings: Any, host: str, port: int, workers: int, log_level: str) -> None:
+def run(settings: Settings, host: str, port: int, workers: int, log_level: str) -> None:
     """Serve with uvicorn: in this process, or in ``workers`` processes sharing the socket."""
     import uvicorn
 
@@ -92,15 +95,7 @@ def run(settings: Any, host: str, port: int, workers: int, log_level: str) -> No
     if workers <= 1:
         uvicorn.run(create_app(settings), **options)
         return
-    env = os.environ
-    env["TRACKLAYER_DATABASE_URL"] = settings.database_url
-    env["TRACKLAYER_BOT_DELAY"] = repr(settings.bot_delay)
-    env["TRACKLAYER_RATE"] = repr(settings.rate)
-    env["TRACKLAYER_IDLE_SECONDS"] = repr(settings.idle_seconds)
-    if settings.bot_workers is not None:
-        env["TRACKLAYER_BOT_WORKERS"] = str(settings.bot_workers)
-    env["TRACKLAYER_BOT_SECONDS"] = repr(settings.bot_seconds)
-    env["TRACKLAYER_GAMES_PER_MINUTE"] = repr(settings.games_per_minute)
-    env["TRACKLAYER_BOT_GAMES"] = str(settings.bot_games)
-    env["TRACKLAYER_LOG_LEVEL"] = log_level
+    # every setting, None ones as "" (unset), so no variable the parent inherited can disagree with it
+    os.environ.update(settings.to_env())
+    os.environ["TRACKLAYER_LOG_LEVEL"] = log_level
     uvicorn.run("tracklayer.server.workers:make_app", factory=True, workers=workers, **options)
