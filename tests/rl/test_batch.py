@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 from multiprocessing.shared_memory import SharedMemory
 from typing import Any
 
@@ -18,8 +19,8 @@ import numpy as np
 import pytest
 
 from tracklayer.core.errors import IllegalAction
-from tracklayer.rl import BatchEnv
-from tracklayer.rl.batch import WorkerError, resolve_workers
+from tracklayer.rl import BatchEnv, SelfPlayPool
+from tracklayer.rl.batch import WorkerError, WorkerTimeoutError, resolve_workers
 
 
 def trajectory(env: BatchEnv, steps: int, *, illegal_at: int | None = None) -> list[tuple[Any, ...]]:
@@ -49,6 +50,10 @@ def assert_same(a: list[tuple[Any, ...]], b: list[tuple[Any, ...]]) -> None:
                 assert u == v, f"step {t}"
 
 
+def first_legal(obs: Any, mask: Any) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
 def finals(traj: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     return [info for step in traj[1:] for info in step[6].values()]
 
@@ -66,6 +71,12 @@ def test_workers_step_exactly_the_in_process_games_ttr() -> None:
         assert env.get_attr("opponent_names") == [["random"]] * 5
         env.set_opponents("greedy")
         assert env.get_attr("opponent_names") == [["greedy"]] * 5
+        env.set_opponents(SelfPlayPool([first_legal]))  # a pool of a module-level policy pickles across
+        assert env.get_attr("opponent_names") == [["SelfPlayPool(1 snapshots)"]] * 5
+        _obs, masks = env.reset(seed=1)  # games against the pool
+        for _ in range(5):
+            _obs, masks, *_ = env.step(masks.argmax(axis=1))
+        assert masks.any(axis=1).all()
         assert len(env.env_method("action_text", 0)) == 5
         with pytest.raises(AttributeError, match="env_method"):
             env.envs  # noqa: B018 - the games live in the workers
@@ -118,6 +129,11 @@ def die(obs: Any, mask: Any) -> int:
     os._exit(7)
 
 
+def stall(obs: Any, mask: Any) -> int:
+    time.sleep(120)
+    return 0
+
+
 def test_illegal_action_raises_with_its_message_and_row() -> None:
     with BatchEnv("ttr_new_york_v1", n=4, workers=2, illegal_action="raise") as env:
         _obs, masks = env.reset(seed=0)
@@ -145,7 +161,8 @@ def test_an_opponent_error_or_a_dead_worker_is_reported_not_hung() -> None:
         assert "in BatchEnv row 0" in caught.value.__notes__[0]
         assert "boom" in caught.value.__notes__[-1]  # the worker's traceback
     env = BatchEnv("ttr_new_york_v1", n=2, workers=2, opponents=die, seat=1)
-    with pytest.raises(WorkerError, match=r"worker ([01]) \(pid \d+, rows \1..\1\) died during reset\(\) \(exit code 7\)"):
+    died = r"worker ([01]) \(pid \d+, rows \1..\1\) died during reset\(\) \(exit code 7\)"
+    with pytest.raises(WorkerError, match=died):
         env.reset(seed=0)
     assert env.closed
     with pytest.raises(RuntimeError, match="closed"):
@@ -167,9 +184,19 @@ def test_a_worker_killed_from_outside_is_noticed() -> None:
     victim = env._workers.procs[1]
     victim.kill()
     victim.join(10)
-    with pytest.raises(WorkerError, match=r"worker 1 \(pid \d+, rows 1..1\) died (before|during) step\(\) \(exit code -9\)"):
+    died = r"worker 1 \(pid \d+, rows 1..1\) died (before|during) step\(\) \(exit code -9\)"
+    with pytest.raises(WorkerError, match=died):
         env.step(masks.argmax(axis=1))
     assert not any(p.is_alive() for p in env._workers.procs)
+
+
+def test_a_worker_that_does_not_answer_times_out() -> None:
+    env = BatchEnv("ttr_new_york_v1", n=2, workers=1, opponents=stall, seat=1, timeout=1.0)
+    with pytest.raises(TimeoutError, match=r"worker 0 \(pid \d+, rows 0..1\) did not answer reset\(\) within 1.0 s"):
+        env.reset(seed=0)
+    assert env.closed and env._workers is not None
+    assert not any(p.is_alive() for p in env._workers.procs)
+    assert issubclass(WorkerTimeoutError, WorkerError)
 
 
 # ---------------------------------------------------------------- close, garbage collection

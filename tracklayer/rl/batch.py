@@ -81,8 +81,8 @@ def resolve_workers(workers: int | str, n: int) -> int:
 
 
 class _Rows:
-    """Rows ``lo .. lo + len(arrays) - 1`` of a batch, stepped in this process, writing into ``arrays``
-    (views of the batch's own arrays, or of shared memory in a worker)."""
+    """Rows ``lo .. lo + count - 1`` of a batch, stepped in this process, writing into ``arrays`` (views
+    of the batch's own arrays, or of the shared memory in a worker)."""
 
     def __init__(self, name: str, lo: int, count: int, options: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
         spec = get_spec(name)
@@ -150,7 +150,6 @@ class _Rows:
         self._mask_bytes[k * n:(k + 1) * n] = ep._position_mask()
 
     def close(self) -> None:
-        self._mask_bytes.release()
         for env in self.envs:
             env.close()
 
@@ -246,6 +245,10 @@ class WorkerError(RuntimeError):
     """A worker process died or did not answer in time; the batch is closed."""
 
 
+class WorkerTimeoutError(WorkerError, TimeoutError):
+    """A worker did not answer a call within the batch's ``timeout``."""
+
+
 class _Workers:
     """The worker processes of a batch, their pipes and the shared memory (no reference to the batch,
     so a finaliser can close them when the batch is collected)."""
@@ -301,7 +304,7 @@ class _Workers:
             if not ready:
                 busy = ", ".join(self._label(k) for k in waiting)
                 self._fail(next(iter(waiting)), f"did not answer {method}() within {self.timeout} s (busy: {busy})",
-                           TimeoutError)
+                           WorkerTimeoutError)
             for k, conn in list(waiting.items()):
                 if conn not in ready and self.procs[k].sentinel not in ready:
                     continue
@@ -328,13 +331,14 @@ class _Workers:
         lo, hi = self.shards[k]
         return f"{k} (pid {self.procs[k].pid}, rows {lo}..{hi - 1})"
 
-    def _fail(self, k: int, what: str, kind: type[Exception] = WorkerError) -> None:
+    def _fail(self, k: int, what: str, kind: type[WorkerError] = WorkerError) -> None:
         label = self._label(k)
-        self.close()
+        self.close(wait=kind is not WorkerTimeoutError)  # a worker stuck in a call will not read "close"
         raise kind(f"BatchEnv worker {label} {what}; the batch is closed: make a new one")
 
-    def close(self) -> None:
-        """Stop the workers (politely, then by force) and unlink the shared memory. Idempotent."""
+    def close(self, wait: bool = True) -> None:
+        """Stop the workers (asked to, then by force; ``wait=False``: by force at once) and unlink the
+        shared memory. Idempotent."""
         if self.closed:
             return
         self.closed = True
@@ -343,7 +347,7 @@ class _Workers:
             with contextlib.suppress(OSError):
                 conn.send_bytes(message)
         for proc in self.procs:
-            proc.join(5.0)
+            proc.join(5.0 if wait else 0.0)
             if proc.is_alive():
                 proc.kill()
                 proc.join(5.0)
