@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import os
+import pickle
 import time
 from multiprocessing.shared_memory import SharedMemory
 from typing import Any
@@ -179,8 +180,16 @@ def test_options_that_do_not_pickle_are_refused_in_the_caller() -> None:
 
 def test_a_worker_killed_from_outside_is_noticed() -> None:
     env = BatchEnv("ttr_new_york_v1", n=2, workers=2, timeout=60)
-    _obs, masks = env.reset(seed=0)
+    first = env.reset(seed=0)[0].copy()
     assert env._workers is not None
+    # a call whose answers were never read (Ctrl-C while waiting): the next call skips them
+    w = env._workers
+    w.seq += 1
+    for conn in w.conns:
+        conn.send_bytes(pickle.dumps((w.seq, "step", ())))
+    obs, masks = env.reset(seed=0)
+    assert np.array_equal(obs, first)
+    assert env.get_attr("seat") == [int(s) for s in env.get_attr("seat")]  # answers in step with calls
     victim = env._workers.procs[1]
     victim.kill()
     victim.join(10)
