@@ -170,12 +170,30 @@ def test_an_opponent_error_or_a_dead_worker_is_reported_not_hung() -> None:
         env.step(np.zeros(2, dtype=int))
 
 
+class OnlyHere:
+    """A policy that pickles but cannot be loaded in another process (as a function of an interactive
+    session's ``__main__``)."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+
+    def __call__(self, obs: Any, mask: Any) -> int:
+        return int(np.flatnonzero(mask)[0])
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if state["pid"] != os.getpid():
+            raise RuntimeError("OnlyHere cannot be loaded in another process")
+        self.__dict__.update(state)
+
+
 def test_options_that_do_not_pickle_are_refused_in_the_caller() -> None:
     with pytest.raises(Exception, match="pickle") as caught:
         BatchEnv("ttr_new_york_v1", n=2, workers=2, opponents=lambda obs, mask: 0)
     assert any("must pickle" in note for note in caught.value.__notes__)
     with pytest.raises(TypeError, match="unknown option"):  # checked here, not in a worker
         BatchEnv("ttr_new_york_v1", n=2, workers=2, colour="red")
+    with pytest.raises(WorkerError, match=r"died during start\(\) \(exit code 1\) \(its error is on stderr"):
+        BatchEnv("ttr_new_york_v1", n=2, workers=1, opponents=OnlyHere())
 
 
 def test_a_worker_killed_from_outside_is_noticed() -> None:

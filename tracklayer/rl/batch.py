@@ -312,7 +312,10 @@ class _Workers:
                     got, status, payload = conn.recv()
                 except (EOFError, OSError):
                     self.procs[k].join(1.0)
-                    self._fail(k, f"died during {method}() (exit code {self.procs[k].exitcode})")
+                    hint = (" (its error is on stderr: options that cannot be loaded in a new process, such as a "
+                            "function of an interactive session's __main__, are the usual cause)"
+                            if method == "start" else "")
+                    self._fail(k, f"died during {method}() (exit code {self.procs[k].exitcode}){hint}")
                 if got != seq:  # the answer to a call interrupted earlier (Ctrl-C): drop it
                     continue
                 del waiting[k]
