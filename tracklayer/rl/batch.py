@@ -258,6 +258,7 @@ class _Workers:
         self.timeout = timeout
         self.seq = 0
         self.closed = False
+        self.owner = os.getpid()
         self.procs: list[Any] = []
         self.conns: list[Connection] = []
         bounds = np.linspace(0, n, workers + 1).round().astype(int).tolist()
@@ -341,8 +342,8 @@ class _Workers:
 
     def close(self, wait: bool = True) -> None:
         """Stop the workers (asked to, then by force; ``wait=False``: by force at once) and unlink the
-        shared memory. Idempotent."""
-        if self.closed:
+        shared memory. Idempotent; nothing in a forked copy of the caller (its exit must not stop them)."""
+        if self.closed or os.getpid() != self.owner:
             return
         self.closed = True
         message = pickle.dumps((0, "close", ()))
