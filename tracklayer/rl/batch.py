@@ -221,10 +221,17 @@ def _failure(exc: BaseException) -> tuple[bytes | None, str, str]:
     text = "".join(traceback.format_exception(exc))
     try:
         data: bytes | None = pickle.dumps(exc)
-        pickle.loads(data)
     except Exception:
         data = None
     return data, f"{type(exc).__name__}: {exc}", text
+
+
+def _loaded(data: bytes | None) -> BaseException | None:
+    """The worker's exception itself, if it loads here."""
+    try:
+        return pickle.loads(data) if data is not None else None
+    except Exception:
+        return None
 
 
 def _context(start_method: str | None) -> Any:
@@ -326,7 +333,7 @@ class _Workers:
                     errors.append((k, payload))
         if errors:
             k, (data, summary, text) = min(errors, key=lambda e: e[0])  # the lowest row's, whoever answered first
-            exc: BaseException = pickle.loads(data) if data is not None else RuntimeError(summary)
+            exc = _loaded(data) or RuntimeError(summary)
             exc.add_note(f"raised in BatchEnv worker {self._label(k)}; its traceback:\n{text.rstrip()}")
             raise exc
         return results
@@ -337,11 +344,11 @@ class _Workers:
 
     def _fail(self, k: int, what: str, kind: type[WorkerError] = WorkerError) -> None:
         label = self._label(k)
-        self.close(wait=kind is not WorkerTimeoutError)  # a worker stuck in a call will not read "close"
+        self.close(polite=kind is not WorkerTimeoutError)  # a worker stuck in a call will not read "close"
         raise kind(f"BatchEnv worker {label} {what}; the batch is closed: make a new one")
 
-    def close(self, wait: bool = True) -> None:
-        """Stop the workers (asked to, then by force; ``wait=False``: by force at once) and unlink the
+    def close(self, polite: bool = True) -> None:
+        """Stop the workers (asked to, then by force; ``polite=False``: by force at once) and unlink the
         shared memory. Idempotent; nothing in a forked copy of the caller (its exit must not stop them)."""
         if self.closed or os.getpid() != self.owner:
             return
@@ -351,7 +358,7 @@ class _Workers:
             with contextlib.suppress(OSError):
                 conn.send_bytes(message)
         for proc in self.procs:
-            proc.join(5.0 if wait else 0.0)
+            proc.join(5.0 if polite else 0.0)
             if proc.is_alive():
                 proc.kill()
                 proc.join(5.0)
