@@ -126,6 +126,15 @@ def boom(obs: Any, mask: Any) -> int:
     raise ValueError("the opponent's policy failed")
 
 
+class PickyError(Exception):
+    def __init__(self, *, code: int) -> None:  # pickles, but does not load again (no positional argument)
+        super().__init__(f"picky {code}")
+
+
+def picky(obs: Any, mask: Any) -> int:
+    raise PickyError(code=3)
+
+
 def die(obs: Any, mask: Any) -> int:
     os._exit(7)
 
@@ -161,6 +170,10 @@ def test_an_opponent_error_or_a_dead_worker_is_reported_not_hung() -> None:
             env.reset(seed=0)  # seat 1: the opponent moves first
         assert "in BatchEnv row 0" in caught.value.__notes__[0]
         assert "boom" in caught.value.__notes__[-1]  # the worker's traceback
+    with BatchEnv("ttr_new_york_v1", n=2, workers=1, opponents=picky, seat=1) as env:
+        with pytest.raises(RuntimeError, match="PickyError: picky 3") as caught:
+            env.reset(seed=0)
+        assert "in BatchEnv row 0" in caught.value.__notes__[-1]  # in the worker's traceback
     env = BatchEnv("ttr_new_york_v1", n=2, workers=2, opponents=die, seat=1)
     died = r"worker ([01]) \(pid \d+, rows \1..\1\) died during reset\(\) \(exit code 7\)"
     with pytest.raises(WorkerError, match=died):
