@@ -5,11 +5,17 @@ A step is one agent move through the PettingZoo AEC API exactly as a learner dri
 random legal index. The agent reads the int8 mask as bool (numpy finds the legal indices of a bool
 array about ten times faster; the agent's cost is not the environment's). Time is CPU time of this
 process (per core, so the figure is not diluted by other load on the machine); wall-clock steps/s
-are printed beside it. ``--breakdown`` splits the cost of a step into its parts on positions of
-random games (2-player Europe and New York, 2-player Trans Europa, 4-player Trans America with
-special cards): the parts the environments use (``codec.mask`` on a fresh position,
-``observation_view`` + ``observe_compact``, ``apply``) and the reference paths they are tested
-against (``codec.legal``, ``view`` + ``observe``).
+are printed beside it. The ``BatchEnv`` rows step 64 games per call, in this process and sharded over
+worker processes (``workers=2``, and one per CPU if that is another number): their learner steps are
+counted per game (64 a call). With workers only the wall-clock figure measures speed; their CPU
+column is steps per CPU second of all the processes together (this one and the workers, read from
+``/proc``: the cost, overhead included, not the speed), and they run for the given seconds of wall
+time. The load average is printed first: on a shared machine wall figures are only as good as it.
+``--breakdown`` splits the cost of a step into its parts on positions of random games (2-player
+Europe and New York, 2-player Trans Europa, 4-player Trans America with special cards): the parts
+the environments use (``codec.mask`` on a fresh position, ``observation_view`` +
+``observe_compact``, ``apply``) and the reference paths they are tested against (``codec.legal``,
+``view`` + ``observe``).
 
     python benchmarks/env_steps.py                 # a few seconds per row
     python benchmarks/env_steps.py --seconds 10 --breakdown
@@ -83,18 +89,38 @@ def gym_rate(env, seconds: float) -> tuple[float, float, int]:
 def batch_rate(env: BatchEnv, seconds: float) -> tuple[float, float, int]:
     """Learner steps (games × calls) per CPU second of ``BatchEnv.step`` with random legal actions chosen
     for all rows at once: the argmax over the legal actions of random keys (a random window of a key
-    table drawn once, so the agent costs under a microsecond a row and the figure is the environment's)."""
+    table drawn once, so the agent costs under a microsecond a row and the figure is the environment's).
+    With workers the CPU time is that of every process and the run lasts ``seconds`` of wall time."""
     rng = np.random.default_rng(0)
     steps = 0
     _obs, masks = env.reset(seed=0)
     n_actions = masks.shape[1]
     table = rng.random((env.n, 2 * n_actions), dtype=np.float32)
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    while time.process_time() - cpu0 < seconds:
+    pids = [p.pid for p in env._workers.procs] if env._workers is not None else []
+    clock = time.perf_counter if pids else time.process_time
+    cpu0, wall0, start = time.process_time() + _cpu_seconds(pids), time.perf_counter(), clock()
+    while clock() - start < seconds:
         shift = int(rng.integers(n_actions))
         _obs, masks, _r, _term, _trunc, _info = env.step((table[:, shift:shift + n_actions] * masks).argmax(axis=1))
         steps += env.n
-    return steps / (time.process_time() - cpu0), steps / (time.perf_counter() - wall0), int(env.episodes.sum())
+    cpu = time.process_time() + _cpu_seconds(pids) - cpu0
+    wall = time.perf_counter() - wall0
+    episodes = int(env.episodes.sum())
+    env.close()
+    return steps / cpu, steps / wall, episodes
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of processes ``pids`` so far (Linux ``/proc``; 0 elsewhere)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rpartition(")")[2].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    return total
 
 
 def breakdown(name: str, options: dict, games: int = 20) -> None:
@@ -156,16 +182,17 @@ def breakdown(name: str, options: dict, games: int = 20) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per row")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per row (wall time for rows with workers)")
     parser.add_argument("--breakdown", action="store_true", help="also time the parts of a step")
     parser.add_argument("--only", default="", help="only rows whose label contains this text")
     args = parser.parse_args()
-    print(f"{'environment':<18}{'options':<36}{'steps/s (CPU)':>14}{'steps/s (wall)':>16}{'episodes':>10}")
-    rows = [(n, o, "aec raw") for n, o in ROWS] + [("ttr_europe_v2", {"players": 2}, "aec wrapped"),
-                                                   ("ttr_europe_v2", {"players": 2}, "gym vs random"),
-                                                   ("ttr_europe_v2", {"players": 2}, "batch64 vs random"),
-                                                   ("ttr_new_york_v1", {"players": 2}, "gym vs random"),
-                                                   ("ttr_new_york_v1", {"players": 2}, "batch64 vs random")]
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs")
+    print(f"{'environment':<18}{'options':<44}{'steps/s (CPU)':>14}{'steps/s (wall)':>16}{'episodes':>10}")
+    pools = sorted({2, os.cpu_count() or 1})
+    rows = [(n, o, "aec raw") for n, o in ROWS] + [("ttr_europe_v2", {"players": 2}, "aec wrapped")]
+    for name in ("ttr_europe_v2", "ttr_new_york_v1"):
+        rows += [(name, {"players": 2}, "gym vs random"), (name, {"players": 2}, "batch64 vs random")]
+        rows += [(name, {"players": 2}, f"batch64 workers={k} vs random") for k in pools]
     for name, options, kind in rows:
         label = f"{kind} {options}".replace("'", "")
         if args.only and args.only not in f"{name} {label}":
@@ -175,12 +202,13 @@ def main() -> None:
         elif kind == "aec wrapped":
             cpu, wall, eps = aec_rate(make_env(name, **options), args.seconds)
         elif kind.startswith("batch"):
-            cpu, wall, eps = batch_rate(BatchEnv(name, n=64, opponents="random", bot_log_tail=0, **options),
-                                        args.seconds)
+            workers = int(kind.partition("workers=")[2].split()[0]) if "workers=" in kind else 0
+            cpu, wall, eps = batch_rate(BatchEnv(name, n=64, opponents="random", bot_log_tail=0, workers=workers,
+                                                 **options), args.seconds)
         else:
             env = make_gym(name, opponents="random", bot_log_tail=0, **options)
             cpu, wall, eps = gym_rate(env, args.seconds)
-        print(f"{name:<18}{label:<36}{cpu:>14,.0f}{wall:>16,.0f}{eps:>10}")
+        print(f"{name:<18}{label:<44}{cpu:>14,.0f}{wall:>16,.0f}{eps:>10}")
     if args.breakdown:
         for name, options in (ROWS[0], ROWS[4], ROWS[6], ROWS[7]):
             breakdown(name, options)
