@@ -73,7 +73,7 @@ def test_workers_step_exactly_the_in_process_games_ttr() -> None:
         env.set_opponents("greedy")
         assert env.get_attr("opponent_names") == [["greedy"]] * 5
         env.set_opponents(SelfPlayPool([first_legal]))  # a pool of a module-level policy pickles across
-        assert env.get_attr("opponent_names") == [["SelfPlayPool(1 snapshots)"]] * 5
+        assert env.get_attr("opponent_names") == [["SelfPlayPool(1 snapshot)"]] * 5
         _obs, masks = env.reset(seed=1)  # games against the pool
         for _ in range(5):
             _obs, masks, *_ = env.step(masks.argmax(axis=1))
