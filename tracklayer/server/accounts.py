@@ -64,6 +64,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 import tracklayer
+from tracklayer.server.background import Background
 from tracklayer.server.guard import clean_name, json_body, shown
 
 if TYPE_CHECKING:
@@ -621,7 +622,7 @@ class Accounts:
         self.static = static
         self.limiter = LoginLimiter(engine_of)
         self.tasks: set[asyncio.Task[Any]] = set()
-        self._sweeper: asyncio.Task[None] | None = None
+        self._sweeper: Background | None = None
         self.unrateable: set[str] = set()  # games the sweep could not rebuild (logged once, not retried)
 
     @property
@@ -719,7 +720,8 @@ class Accounts:
                 await asyncio.sleep(0.5 if seen >= SWEEP_BATCH else every)
 
         if self._sweeper is None:
-            self._sweeper = asyncio.get_running_loop().create_task(run(), name="tracklayer-rating-sweep")
+            self._sweeper = Background("tracklayer-rating-sweep", run)
+            self._sweeper.start()
 
     # routes -------------------------------------------------------------------------
     def router(self) -> APIRouter:
@@ -825,9 +827,7 @@ class Accounts:
 
     async def close(self) -> None:
         if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(BaseException):
-                await self._sweeper
+            await self._sweeper.close()
         for task in list(self.tasks):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(task, 10)

@@ -34,6 +34,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
+from tracklayer.server.background import Background
 from tracklayer.server.fanout import PRESENCE_CHANNEL as CHANNEL
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ class Presence:
         self._dirty: set[str] = set()
         self._asked: set[str] = set()
         self._flush: asyncio.Task[None] | None = None
-        self._beat: asyncio.Task[None] | None = None
+        self._beat = Background("tracklayer-presence", self._heartbeat)
         self._announced: set[str] = set()  # games this process last announced with someone connected
         self._closed = False
 
@@ -92,8 +93,7 @@ class Presence:
 
     # ------------------------------------------------------------------ this process's changes
     def start(self) -> None:
-        if self._beat is None:
-            self._beat = asyncio.get_running_loop().create_task(self._heartbeat(), name="tracklayer-presence")
+        self._beat.start()
 
     def changed(self, room: Room) -> None:
         """The websockets of ``room`` in this process changed: tell the others (soon, batched)."""
@@ -182,11 +182,11 @@ class Presence:
         """Stop; the games this process had people in are announced empty (the others drop the dots now
         rather than after ``EXPIRY``)."""
         self._closed = True
-        for task in (self._beat, self._flush):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+        await self._beat.close()
+        if self._flush is not None:
+            self._flush.cancel()
+            with contextlib.suppress(BaseException):
+                await self._flush
         if self._announced:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._send([[g, [], False] for g in self._announced], []), 5)
