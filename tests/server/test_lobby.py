@@ -334,3 +334,5 @@ def test_a_fill_by_another_process_is_never_half_seen(tmp_path: Path) -> None:
                   for m in on_b.messages if m.get("type") == "state"]
         assert all(_consistent(*s) for s in states), states
         assert all(_consistent(*s) for s in seen), [s for s in seen if not _consistent(*s)]
+        fired = f"game {gid}: open seats given to bots"
+        assert (a.log().count(fired), b.log().count(fired)) == (1, 0)  # once, by the lease holder
