@@ -79,6 +79,9 @@ def test_join_race_has_one_winner(server: Server) -> None:
 
 def test_join_refusals(server: Server) -> None:
     assert _post(server, "/api/games/nope/join", {"name": "X"}).status_code == 404
+    assert _post(server, "/api/games/a%00b/join", {"name": "X"}).status_code == 404  # PostgreSQL: no NUL in text
+    r = _post(server, "/api/games/status", {"items": [{"game": "a\x00b", "token": "t"}]})
+    assert r.status_code == 200 and r.json()["items"] == [{"game": "a\x00b", "error": "no-game"}]
     full = server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot"}])
     r = _post(server, f"/api/games/{full['id']}/join", {"name": "X"})
     assert r.status_code == 409 and "no open seat" in r.json()["detail"]

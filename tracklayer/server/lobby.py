@@ -313,7 +313,7 @@ def lobby_router(store: Callable[[], Store], rooms: Callable[[], Any],
         body = await json_body(request)
         if not isinstance(body, dict):
             raise HTTPException(400, "the request body must be a JSON object like {\"name\": \"Ann\"}")
-        if not (0 < len(game_id) <= 32 and game_id.isascii()):
+        if not (0 < len(game_id) <= 32 and game_id.isascii() and "\x00" not in game_id):  # NUL: see Rooms.get
             raise HTTPException(404, "no such game")
         seat, token = await asyncio.to_thread(mm().claim, game_id, body.get("name"))
         await mm().sync(game_id)
