@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PG_ENV = "TRACKLAYER_TEST_DATABASE_URL"
 # the tests create games faster than a person would: no per-address creation limits unless a test sets them
 NO_LIMITS = ("--games-per-minute", "0", "--bot-games", "0", "--bot-workers", "1")
+STOP_SECONDS = 30  # a server's graceful shutdown takes a second or two; far more means it hangs
 
 
 def database_url(tmp: Path) -> str:
@@ -79,13 +80,17 @@ class Server:
         self.proc.wait(10)
 
     def stop(self) -> None:
+        """SIGTERM, and a failure (after SIGKILL) if the server does not exit: a shutdown that hangs is a
+        bug (the game lease's task once ignored its cancellation), not something to kill quietly."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(10)
+                self.proc.wait(STOP_SECONDS)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+                raise AssertionError(f"the server did not exit within {STOP_SECONDS} s of SIGTERM (killed); "
+                                     f"its log ends: {self.log()[-3000:]}") from None
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -124,7 +129,10 @@ class Client:
         self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
-        text = self.ws.recv(timeout=timeout)
+        try:
+            text = self.ws.recv(timeout=timeout)
+        except TimeoutError:
+            raise TimeoutError(f"no message within {timeout:.1f} s; the last ones: {self.messages[-3:]}") from None
         assert isinstance(text, str)
         self.raw.append(text)
         msg = json.loads(text)
@@ -138,8 +146,12 @@ class Client:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"no such message; last: {self.messages[-3:]}")
-            msg = self.recv(left)
+                raise TimeoutError(f"no such message within {timeout:.0f} s; the last ones: {self.messages[-3:]}")
+            try:
+                msg = self.recv(left)
+            except TimeoutError:
+                raise TimeoutError(f"no such message within {timeout:.0f} s; the last ones: "
+                                   f"{self.messages[-3:]}") from None
             if pred(msg):
                 return msg
 

@@ -62,7 +62,7 @@ def test_open_seat_waits_then_join_starts_the_game(server: Server) -> None:
 def test_join_race_has_one_winner(server: Server) -> None:
     out = _open_game(server)
     results: list[httpx.Response] = []
-    barrier = threading.Barrier(2)
+    barrier = threading.Barrier(2, timeout=30)
 
     def join(name: str) -> None:
         barrier.wait()
@@ -72,12 +72,16 @@ def test_join_race_has_one_winner(server: Server) -> None:
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(60)
+    assert not any(t.is_alive() for t in threads), "a join request did not come back within 60 s"
     assert sorted(r.status_code for r in results) == [200, 409], [r.text for r in results]
 
 
 def test_join_refusals(server: Server) -> None:
     assert _post(server, "/api/games/nope/join", {"name": "X"}).status_code == 404
+    assert _post(server, "/api/games/a%00b/join", {"name": "X"}).status_code == 404  # PostgreSQL: no NUL in text
+    r = _post(server, "/api/games/status", {"items": [{"game": "a\x00b", "token": "t"}]})
+    assert r.status_code == 200 and r.json()["items"] == [{"game": "a\x00b", "error": "no-game"}]
     full = server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot"}])
     r = _post(server, f"/api/games/{full['id']}/join", {"name": "X"})
     assert r.status_code == 409 and "no open seat" in r.json()["detail"]
@@ -153,14 +157,16 @@ def _deadline_now(db_url: str, gid: str) -> None:
         store.close()
 
 
-def _wait_for(check: Any, timeout: float = 60.0) -> Any:
+def _wait_for(check: Any, timeout: float = 60.0, what: str = "the condition") -> Any:
+    """Poll ``check`` until it returns something true; a clear failure (not a hang) after ``timeout``."""
     deadline = time.monotonic() + timeout
+    value = None
     while time.monotonic() < deadline:
         value = check()
         if value:
             return value
         time.sleep(0.2)
-    raise AssertionError("timed out")
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}; last check gave {value!r}")
 
 
 def test_quickplay_seats_two_people_then_bots_fill(server: Server) -> None:
@@ -178,7 +184,8 @@ def test_quickplay_seats_two_people_then_bots_fill(server: Server) -> None:
     assert _post(server, "/api/quickplay", {"game": "ttr-europe", "players": 3, "avoid": "x"}).status_code == 400
     assert other["id"] != gid
     _deadline_now(server.db_url, gid)
-    info = _wait_for(lambda: (i := httpx.get(server.base + f"/api/games/{gid}").json())["status"] != "waiting" and i)
+    info = _wait_for(lambda: (i := httpx.get(server.base + f"/api/games/{gid}").json())["status"] != "waiting" and i,
+                     what="the bot fill")
     assert [s["kind"] for s in info["seats"]] == ["human", "human", "bot", "bot"]
     assert [s["name"] for s in info["seats"][:2]] == ["Ann", "Bob"]
 
@@ -190,10 +197,19 @@ def test_bot_fill_deadline_survives_a_restart(tmp_path: Path) -> None:
         gid = q["id"]
     _deadline_now(url, gid)  # the deadline passed while no server ran
     with running(url, tmp_path / "b.log") as srv:
-        # the room's status and seats are read in one request; wait for the fill to have reached both (on
-        # PostgreSQL the fill waits for this process to hold the game's lease)
-        info = _wait_for(lambda: (i := httpx.get(srv.base + f"/api/games/{gid}").json())["status"] != "waiting"
-                         and all(s["kind"] != "open" for s in i["seats"]) and i)
+        # this process or, on PostgreSQL, another one on the database (another test's server) fires the
+        # fill; whichever does, every answer shows the status and the seats of one stored row
+        seen: list[dict[str, Any]] = []
+
+        def started() -> dict[str, Any] | None:
+            seen.append(httpx.get(srv.base + f"/api/games/{gid}", timeout=20).json())
+            return seen[-1] if seen[-1]["status"] != "waiting" else None
+
+        try:
+            info = _wait_for(started, what="the bot fill")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; last answer: {seen[-1:]}") from None
+        assert all(_consistent(i["status"], [s["kind"] for s in i["seats"]]) for i in seen), seen
         assert [s["kind"] for s in info["seats"]] == ["human", "bot"], info
         ann = srv.client(gid, q["token"])
         try:
@@ -252,7 +268,7 @@ def test_join_race_across_two_server_processes(tmp_path: Path) -> None:
         gid = out["id"]
         assert httpx.get(b.base + f"/api/games/{gid}").json()["status"] == "waiting"  # b holds it in memory
         results: list[httpx.Response] = []
-        barrier = threading.Barrier(2)
+        barrier = threading.Barrier(2, timeout=30)
 
         def join(srv: Server, name: str) -> None:
             barrier.wait()
@@ -262,15 +278,64 @@ def test_join_race_across_two_server_processes(tmp_path: Path) -> None:
         for t in threads:
             t.start()
         for t in threads:
-            t.join()
+            t.join(60)
+        assert not any(t.is_alive() for t in threads), "a join request did not come back within 60 s"
         assert sorted(r.status_code for r in results) == [200, 409], [r.text for r in results]
         winner = next(r.json() for r in results if r.status_code == 200)
         for srv in (a, b):
             info = _wait_for(lambda s=srv: (i := httpx.get(s.base + f"/api/games/{gid}").json())["status"] == "open"
-                             and i)
+                             and i, what="the joined game to start")
             assert info["seats"][1]["kind"] == "human"
             c = srv.client(gid, winner["token"])
             try:
                 assert c.wait_state()["seat"] == 1
             finally:
                 c.close()
+
+
+def _consistent(status: str, kinds: list[str]) -> bool:
+    """The lobby's invariant: a game waits exactly while one of its seats is open."""
+    return (status == "waiting") == ("open" in kinds)
+
+
+def test_a_fill_by_another_process_is_never_half_seen(tmp_path: Path) -> None:
+    """Process a owns a quick-play game and fires its bot fill; process b, which has the game in memory
+    too, hears of the first move before its matchmaker re-reads the seats. No answer and no state of b
+    may then show a started game with an open seat (or a waiting one with every seat taken)."""
+    url = database_url(tmp_path)
+    if not url.startswith("postgres"):
+        pytest.skip("several server processes need PostgreSQL (TRACKLAYER_TEST_DATABASE_URL)")
+    with running(url, tmp_path / "a.log") as a, running(url, tmp_path / "b.log") as b:
+        q = _quick(a, "Ann", players=2, game="ttr-europe")
+        gid = q["id"]
+        assert httpx.get(b.base + f"/api/games/{gid}").json()["status"] == "waiting"  # b holds it in memory
+        on_a, on_b = a.client(gid, q["token"]), b.client(gid, q["token"])
+        seen: list[tuple[str, list[str]]] = []
+        stop = threading.Event()
+
+        def poll() -> None:  # b's summary, as often as it answers, until the game has started there
+            while not stop.is_set():
+                info = httpx.get(b.base + f"/api/games/{gid}", timeout=20).json()
+                seen.append((info["status"], [s["kind"] for s in info["seats"]]))
+
+        poller = threading.Thread(target=poll)
+        try:
+            on_b.wait_state()
+            poller.start()
+            _deadline_now(url, gid)  # a owns the game (it made it): a fires the fill
+            st = on_a.wait_state(lambda s: not s.get("waiting") and (bool(s.get("legal")) or s["moves"] > 0), 60)
+            if st.get("legal"):  # Ann moves first: her move is the first news b hears after the fill
+                assert on_a.move(st["legal"][0])["type"] == "ack"
+            on_b.wait_state(lambda s: s["moves"] > 0 and "open" not in [p["kind"] for p in s["seats"]], 60)
+        finally:
+            stop.set()
+            if poller.is_alive():
+                poller.join(30)
+            on_a.close()
+            on_b.close()
+        states = [(("waiting" if m.get("waiting") else "started"), [p["kind"] for p in m["seats"]])
+                  for m in on_b.messages if m.get("type") == "state"]
+        assert all(_consistent(*s) for s in states), states
+        assert all(_consistent(*s) for s in seen), [s for s in seen if not _consistent(*s)]
+        fired = f"game {gid}: open seats given to bots"
+        assert (a.log().count(fired), b.log().count(fired)) == (1, 0)  # once, by the lease holder

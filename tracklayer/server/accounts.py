@@ -830,7 +830,8 @@ class Accounts:
             await self._sweeper.close()
         for task in list(self.tasks):
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(task, 10)
+                async with asyncio.timeout(10):  # never wait_for: tracklayer/server/lease.py
+                    await task
 
 
 def install(app: FastAPI, engine_of: Callable[[], Engine], static: Any) -> Accounts:

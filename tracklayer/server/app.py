@@ -444,7 +444,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ws.close(code=4404)
             return
         try:
-            first = await asyncio.wait_for(ws.receive(), settings.hello_timeout)
+            async with asyncio.timeout(settings.hello_timeout):  # never wait_for: tracklayer/server/lease.py
+                first = await ws.receive()
         except (TimeoutError, WebSocketDisconnect, RuntimeError):
             with contextlib.suppress(Exception):
                 await ws.close(code=4408)
@@ -481,7 +482,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             conn.close()
             room.broadcast()
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 5)
+                async with asyncio.timeout(5):
+                    await writer
             writer.cancel()
 
     async def _serve(room: Room, conn: Connection, ws: WebSocket) -> None:

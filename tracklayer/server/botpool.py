@@ -193,7 +193,9 @@ class BotPool:
         fut.add_done_callback(lambda _f: _call_soon(loop, self._free_slot, generation))
         try:
             left = max(deadline - time.time(), 0.0)
-            index, pid, reason = await asyncio.wait_for(asyncio.wrap_future(fut), left + GRACE)
+            # never wait_for: on Python 3.11 it can drop the cancellation of a bot task (lease.py)
+            async with asyncio.timeout(left + GRACE):
+                index, pid, reason = await asyncio.wrap_future(fut)
         except TimeoutError:
             if not fut.done():  # cancelled if it was still queued; else a worker is still on it
                 self._abandon(executor, fut)
@@ -218,7 +220,8 @@ class BotPool:
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (0 if urgent else 1, next(self._arrival), waiter))
         try:
-            await asyncio.wait_for(asyncio.shield(waiter), timeout)
+            async with asyncio.timeout(timeout):
+                await asyncio.shield(waiter)
             return True
         except BaseException as exc:  # timed out or cancelled: a slot handed over just now goes on
             if waiter.done() and not waiter.cancelled():

@@ -242,6 +242,11 @@ class Store:
 
     def load_game(self, game_id: str) -> GameRecord | None:
         with self.engine.connect() as conn:
+            if conn.dialect.name == "postgresql":
+                # the row and its moves from one snapshot: by default each statement sees the commits made
+                # before it, so another process's fill and first move committed between the two reads
+                # would pair a waiting row with a move (or a status with a shorter or longer history)
+                conn.execution_options(isolation_level="REPEATABLE READ")
             row = conn.execute(select(games).where(games.c.id == game_id)).first()
             if row is None:
                 return None

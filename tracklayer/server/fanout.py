@@ -211,12 +211,29 @@ class Fanout:
             self._workers.pop(game_id, None)
 
     # ------------------------------------------------------------------ applying
+    async def _seated(self, room: Room) -> bool:
+        """Bring a waiting room to its stored seats (lock held); True if the game has started."""
+        matchmaker = getattr(self.rooms, "matchmaker", None)
+        if matchmaker is None:
+            return False
+        for row in await asyncio.to_thread(matchmaker.rows, [room.id]):
+            matchmaker.refresh(room, row)
+        return room.record.status != "waiting"
+
     async def catch_up(self, room: Room, pending: dict[int, str], full: bool) -> None:
         """Apply the moves the room lacks: from ``pending`` (index -> text, as announced) when they
         follow on from the room's position, else (a gap, or ``full``) from the database."""
         async with room.lock:
             if room.broken:
                 return
+            if room.record.status == "waiting":
+                # No move exists while a seat is open, so a move heard of means another process filled
+                # the seats (a quick-play deadline, a join there). Applying it alone would show a started
+                # game with an open seat, for good: the matchmaker re-reads only rooms that still wait.
+                # The seats, names and status come from the stored row first, together.
+                if not await self._seated(room):
+                    return  # still waiting: a move comes only after the fill's commit, and its news after that
+                full = True  # and every move since, from the database
             game = room.game
             n = len(game.moves)
             texts: list[str] = []

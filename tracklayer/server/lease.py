@@ -140,7 +140,8 @@ class Lease:
                             log.warning("game lease: %s", _first_line(exc))
                         self._wake.clear()
                         with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(self._wake.wait(), RETRY)
+                            async with asyncio.timeout(RETRY):  # not wait_for: see _query
+                                await self._wake.wait()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -182,9 +183,12 @@ class Lease:
 
     @staticmethod
     async def _query(conn: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-        """One query, bounded in time: a connection that does not answer counts as lost."""
-        async def run() -> list[tuple[Any, ...]]:
+        """One query, bounded in time: a connection that does not answer counts as lost.
+
+        ``asyncio.timeout``, never ``asyncio.wait_for``: on Python 3.11 ``wait_for`` returns the inner
+        result when the task is cancelled just as that result arrives, dropping the cancellation. This
+        loop never ends by itself, so :meth:`close` then waited for ever: a server's shutdown hung
+        (tests/server/test_lease_close.py)."""
+        async with asyncio.timeout(QUERY_TIMEOUT):
             cur = await conn.execute(sql, params)
             return await cur.fetchall()
-
-        return await asyncio.wait_for(run(), QUERY_TIMEOUT)

@@ -82,6 +82,10 @@ def _same(secret: str | None, token: Any) -> bool:
             and token.isascii() and secrets.compare_digest(secret, token))
 
 
+def _taken(seats: list[dict[str, Any]]) -> int:
+    return sum(s["kind"] != OPEN for s in seats)
+
+
 class Matchmaker:
     """Claims of open seats (joins, bot fills) as conditional UPDATEs, and the ticker that fires the
     bot-fill deadlines and keeps waiting rooms in memory in step with the database (a claim made by
@@ -194,15 +198,25 @@ class Matchmaker:
     def refresh(self, room: Any, row: Any) -> None:
         """Bring a room in memory to the stored seats (a claim here or in another process): the game
         is rebuilt from the new setup (no move exists while seats are open), bots are seated, clients
-        get the new state, and a full game starts."""
-        seats = json.loads(row.seats)
-        if seats == room.record.seats and row.status == room.record.status:
-            return
+        get the new state, and a full game starts.
+
+        Only forward: a waiting room takes a row with more seats taken, or the row that ends the
+        wait, and nothing else. Rows are read outside the room's lock, so a pass may bring one read
+        before a claim or a fill that this room already shows; applying it would hand a taken seat
+        back (or restart the wait of a started game). Seats only ever go from open to taken, and a
+        game never waits again, so that order is the stored order."""
         rec = room.record
+        if rec.status != "waiting":
+            return  # past the lobby: seats no longer change, and moves are the fan-out's
+        seats = json.loads(row.seats)
+        if row.status == "waiting" and _taken(seats) <= _taken(rec.seats):
+            return  # the seats this room shows, or fewer: nothing new
         rec.seats, rec.setup, rec.status, rec.fill_at = seats, json.loads(row.setup), row.status, row.fill_at
         # the names are in the setup: rebuild (a move another process stored meanwhile is kept; move
         # texts name no player)
         room.game = tracklayer.load_game({**rec.setup, "moves": [str(m) for m in room.game.moves]})
+        if rec.status != "waiting":  # started: the status of the moves held here (the fan-out brings the rest)
+            rec.status = "over" if room.game.is_over else ("running" if room.game.moves else "open")
         room._legal = None
         room.bots.clear()
         self.rooms._seat_bots(room)
@@ -286,7 +300,7 @@ def lobby_router(store: Callable[[], Store], rooms: Callable[[], Any],
         body = await json_body(request)
         if not isinstance(body, dict):
             raise HTTPException(400, "the request body must be a JSON object like {\"name\": \"Ann\"}")
-        if not (0 < len(game_id) <= 32 and game_id.isascii()):
+        if not (0 < len(game_id) <= 32 and game_id.isascii() and "\x00" not in game_id):  # NUL: see Rooms.get
             raise HTTPException(404, "no such game")
         seat, token = await asyncio.to_thread(mm().claim, game_id, body.get("name"))
         await mm().sync(game_id)
