@@ -189,7 +189,8 @@ class Presence:
                 await self._flush
         if self._announced:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._send([[g, [], False] for g in self._announced], []), 5)
+                async with asyncio.timeout(5):  # never wait_for: tracklayer/server/lease.py
+                    await self._send([[g, [], False] for g in self._announced], [])
             self._announced.clear()
 
     # ------------------------------------------------------------------ the other processes
