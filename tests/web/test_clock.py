@@ -122,10 +122,15 @@ def test_lobby_offers_clock_presets(web_server: Server, browser: Any, shots: Pat
                 page.locator("#clock").scroll_into_view_if_needed()
                 page.screenshot(path=str(shots / f"lobby-clock-{lang}-{size}.png"))
                 if lang == "en" and size == "desktop":
-                    page.click("#create")
+                    with page.expect_response(lambda r: r.url.endswith("/api/games")
+                                              and r.request.method == "POST") as created:
+                        page.click("#create")
+                    game_id = created.value.json()["id"]
                     page.wait_for_selector("#created:not([hidden])")
+                    # by id: on a shared PostgreSQL other tests create games at the same moment
                     games = httpx.get(web_server.base + "/api/games", timeout=10).json()["games"]
-                    assert games[0]["clock"] == {"preset": "blitz", "turn_seconds": 60, "bank_seconds": 120}
+                    game = next(g for g in games if g["id"] == game_id)
+                    assert game["clock"] == {"preset": "blitz", "turn_seconds": 60, "bank_seconds": 120}
                     page.wait_for_function("() => document.querySelector('#all').textContent.includes('Blitz')",
                                            timeout=20000)
             finally:
