@@ -198,3 +198,16 @@ def test_example_trains_the_same_model_with_batch_workers(monkeypatch: pytest.Mo
         out = capsys.readouterr().out
         results.append([re.sub(r"in \d+ s", "", line) for line in out.splitlines() if " vs random:" in line])
     assert len(results[0]) == 1 and results[0] == results[1]
+
+
+def test_render_tiles_the_rows() -> None:
+    with BatchEnv(NAME, n=2, render_mode="rgb_array", **OPTIONS) as batch:
+        venv = batch.sb3(monitor=False)
+        assert isinstance(venv, SB3BatchVecEnv) and venv.render_mode == "rgb_array"
+        venv.reset()
+        frame = batch.envs[0].render()
+        image = venv.render()
+        assert image is not None and image.shape == (2 * frame.shape[0], frame.shape[1], 3)
+        assert np.array_equal(image[:frame.shape[0]], frame)
+    with BatchEnv(NAME, n=1, **OPTIONS) as batch, pytest.raises(ValueError, match="rgb_array"):
+        SB3BatchVecEnv(batch).get_images()
