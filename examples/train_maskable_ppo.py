@@ -16,6 +16,11 @@ Needs ``pip install 'tracklayer[sb3]'`` (stable-baselines3, sb3-contrib, torch):
     python examples/train_maskable_ppo.py                       # the published baselines (docs/bots.md)
     python examples/train_maskable_ppo.py --envs ttr_new_york_v1 --opponents random --timesteps 20000
     python examples/train_maskable_ppo.py --smoke               # a tiny budget: checks that it runs
+    python examples/train_maskable_ppo.py --batch-workers 2     # the rows stepped by BatchEnv's 2 workers
+
+``--batch-workers K`` trains on ``BatchEnv(..., workers=K).sb3()`` instead of ``make_vec_env``: the same
+``--n-envs`` games with the same seeds (tests/rl/test_sb3_batch.py checks the two give equal steps),
+stepped in ``K`` worker processes.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np
 
 from tracklayer.lab.stats import wilson
-from tracklayer.rl import make_gym
+from tracklayer.rl import BatchEnv, make_gym
 
 EVAL_SEED0 = 1_000_000
 
@@ -80,6 +85,8 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--n-envs", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--batch-workers", type=int, default=None, metavar="K",
+                        help="step the --n-envs games with BatchEnv in K worker processes (default: make_vec_env)")
     parser.add_argument("--smoke", action="store_true", help="tiny budget: checks that everything runs")
     args = parser.parse_args()
     if args.smoke:
@@ -94,12 +101,18 @@ def main() -> None:
     for name in args.envs.split(","):
         for opponent in args.opponents.split(","):
             t0 = time.perf_counter()
-            vec = make_vec_env(make_env_fn(name, opponent), n_envs=args.n_envs, seed=args.seed)
+            if args.batch_workers is None:
+                vec = make_vec_env(make_env_fn(name, opponent), n_envs=args.n_envs, seed=args.seed)
+            else:
+                vec = BatchEnv(name, n=args.n_envs, workers=args.batch_workers, opponents=opponent, seat="random",
+                               bot_log_tail=0).sb3()
+                vec.seed(args.seed)
             n_steps = 64 if args.smoke else 512
             model = MaskablePPO("MlpPolicy", vec, n_steps=n_steps, batch_size=min(256, n_steps * args.n_envs),
                                 n_epochs=4, learning_rate=3e-4, gamma=0.999, ent_coef=0.01, seed=args.seed,
                                 device="cpu", verbose=0)
             model.learn(total_timesteps=args.timesteps)
+            vec.close()
             train_s = time.perf_counter() - t0
             rate, (lo, hi), margin = evaluate(model, name, opponent, args.eval_games)
             rows.append((name, opponent, rate, lo, hi, margin, train_s))

@@ -7,7 +7,8 @@
 * Gymnasium, one learner against opponents (bots, callables, saved policies, a self-play pool):
   ``make_gym("ttr_europe_v2", opponents="random")`` or
   ``gymnasium.make("tracklayer.rl:tracklayer/TTREurope-v2")``; ``observation="flat"`` for SB3's ``MlpPolicy``.
-* Batched, numpy in and out: ``BatchEnv("ttr_europe_v2", n=256, opponents="random")``.
+* Batched, numpy in and out: ``BatchEnv("ttr_europe_v2", n=256, opponents="random")``; ``.sb3()`` makes it
+  an SB3 ``VecEnv`` (``tracklayer.rl.sb3``, imported only then).
 
 Observations are built from ``game.view(seat)`` only; the action encoding and the observation
 slices are documented in ``docs/rl.md``.

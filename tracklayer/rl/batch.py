@@ -460,6 +460,19 @@ class BatchEnv:
         """An attribute of every row's environment, in row order."""
         return self.env_method(attribute)
 
+    def sb3(self, monitor: bool = True) -> Any:
+        """This batch as Stable-Baselines3's ``VecEnv`` (:class:`tracklayer.rl.sb3.SB3BatchVecEnv`, needs
+        stable-baselines3), in SB3's ``VecMonitor`` unless ``monitor=False`` (the episode returns and
+        lengths SB3 logs: the rows have no ``Monitor`` of their own)."""
+        from tracklayer.rl.sb3 import SB3BatchVecEnv
+
+        venv = SB3BatchVecEnv(self)
+        if not monitor:
+            return venv
+        from stable_baselines3.common.vec_env import VecMonitor
+
+        return VecMonitor(venv)
+
     def set_opponents(self, opponents: Any) -> None:
         """New opponents in every row from its next game on (e.g. a :class:`SelfPlayPool` after ``add()``)."""
         self.env_method("set_opponents", opponents)
