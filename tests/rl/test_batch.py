@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.rl.trajectories import assert_same
 from tracklayer.core.errors import IllegalAction
 from tracklayer.rl import BatchEnv, SelfPlayPool
 from tracklayer.rl.batch import WorkerError, WorkerTimeoutError, resolve_workers
@@ -39,16 +40,6 @@ def trajectory(env: BatchEnv, steps: int, *, illegal_at: int | None = None) -> l
         out.append((obs.copy(), masks.copy(), rewards.copy(), term.copy(), trunc.copy(),
                     info["final_observation"][done].copy(), info["final_info"]))
     return out
-
-
-def assert_same(a: list[tuple[Any, ...]], b: list[tuple[Any, ...]]) -> None:
-    assert len(a) == len(b)
-    for t, (x, y) in enumerate(zip(a, b, strict=True)):
-        for u, v in zip(x, y, strict=True):
-            if isinstance(u, np.ndarray):
-                assert u.dtype == v.dtype and np.array_equal(u, v), f"step {t}"
-            else:
-                assert u == v, f"step {t}"
 
 
 def first_legal(obs: Any, mask: Any) -> int:

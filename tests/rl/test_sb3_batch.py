@@ -26,6 +26,7 @@ from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
+from tests.rl.trajectories import assert_same
 from tracklayer.rl import BatchEnv, make_gym
 from tracklayer.rl.sb3 import SB3BatchVecEnv
 
@@ -69,22 +70,6 @@ def run(venv: VecEnv, steps: int, seed: int) -> list[tuple[Any, ...]]:
         episodes = [(info["episode"]["r"], info["episode"]["l"]) for info in infos if "episode" in info]
         out.append((masks, obs.copy(), rewards.copy(), dones.copy(), rows, episodes))
     return out
-
-
-def assert_same(a: list[tuple[Any, ...]], b: list[tuple[Any, ...]]) -> None:
-    assert len(a) == len(b)
-    for t, (x, y) in enumerate(zip(a, b, strict=True)):
-        for u, v in zip(x, y, strict=True):
-            if isinstance(u, np.ndarray):
-                assert u.dtype == v.dtype and np.array_equal(u, v), f"step {t}"
-            elif isinstance(u, list) and u and isinstance(u[0], dict):
-                for p, q in zip(u, v, strict=True):
-                    assert p.keys() == q.keys(), f"step {t}"
-                    for key in p:
-                        assert np.array_equal(p[key], q[key]) if isinstance(p[key], np.ndarray) else p[key] == q[key], \
-                            f"step {t} {key}"
-            else:
-                assert u == v, f"step {t}"
 
 
 @pytest.fixture(scope="module")
