@@ -29,21 +29,11 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the evaluation protocol of the baselines script
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the baselines script's environments and evaluation
 
-from train_maskable_ppo import evaluate
+from train_maskable_ppo import EnvFactory, evaluate
 
-from tracklayer.rl import SelfPlayPool, make_gym
-
-
-class EnvFactory:
-    """A picklable constructor for the subprocesses (no closure): a flat-observation learner seat."""
-
-    def __init__(self, name: str, opponents: object) -> None:
-        self.name, self.opponents = name, opponents
-
-    def __call__(self):
-        return make_gym(self.name, opponents=self.opponents, seat="random", observation="flat", bot_log_tail=0)
+from tracklayer.rl import SelfPlayPool
 
 
 def main() -> None:
