@@ -19,6 +19,7 @@ from websockets.sync.client import connect
 
 from tests.server.helpers import Client, Server
 from tracklayer.server.db import GameRecord, Store
+from tracklayer.server.guard import valid_game_id
 
 SURROGATE_NAME = '{"game": "ttr-new-york", "seats": [{"name": "A\\ud800"}, {"kind": "bot"}]}'
 
@@ -141,6 +142,13 @@ def test_tokens_that_are_not_ascii(server: Server) -> None:
         assert r.status_code == 403, r.text
     assert httpx.get(server.base + "/api/games/" + "x" * 500).status_code == 404
     lobby_ok(server)
+
+
+def test_ids_that_can_name_no_game() -> None:
+    """One check for every route's game id: an id PostgreSQL cannot store (NUL) is refused like any other."""
+    assert valid_game_id("Ab3_-xY9zQw")
+    for bad in ("", "x" * 33, "ga\u00efme", "0\x00]", "\x00"):
+        assert not valid_game_id(bad), repr(bad)
 
 
 def _closed_with(ws_url: str, first: str | bytes) -> tuple[dict[str, Any], int | None]:

@@ -39,7 +39,16 @@ from tracklayer.server.clocks import annotate_clocks, new_control, parse_clock, 
 from tracklayer.server.clocks import router as clock_router
 from tracklayer.server.cluster import attach as attach_cluster
 from tracklayer.server.db import GameRecord, Store, default_database_url
-from tracklayer.server.guard import MAX_NAME, BadJSON, BodyLimit, SafeJSONResponse, clean_name, json_body, shown
+from tracklayer.server.guard import (
+    MAX_NAME,
+    BadJSON,
+    BodyLimit,
+    SafeJSONResponse,
+    clean_name,
+    json_body,
+    shown,
+    valid_game_id,
+)
 from tracklayer.server.limits import CreationLimits, Refused
 from tracklayer.server.lobby import OPEN, Matchmaker, creator_out, lobby_router, open_seat_name
 from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
@@ -47,7 +56,6 @@ from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
 log = logging.getLogger("tracklayer.server")
 
 STATUSES = ("waiting", "open", "running", "over")  # waiting: a seat is still open (lobby.py)
-MAX_GAME_ID = 32  # ids are secrets.token_urlsafe(8): 11 characters
 
 
 def _flag(text: str) -> bool:
@@ -142,10 +150,6 @@ def web_dir() -> Path:
     return Path(str(resources.files("tracklayer.web"))) / "static"
 
 
-def _valid_id(game_id: str) -> bool:
-    return 0 < len(game_id) <= MAX_GAME_ID and game_id.isascii()
-
-
 def _bad(message: str) -> HTTPException:
     return HTTPException(status_code=400, detail=message)
 
@@ -236,7 +240,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay_page(game_id: str) -> FileResponse:
         return FileResponse(static / "replay.html", media_type="text/html")
 
-    app.include_router(replay.router(rooms, _valid_id))  # finished games: record and replay views
+    app.include_router(replay.router(rooms))  # finished games: record and replay views
 
     @app.get("/favicon.ico")
     async def favicon() -> FileResponse:
@@ -317,7 +321,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}")
     async def api_game(game_id: str) -> dict[str, Any]:
-        room = await rooms().get(game_id) if _valid_id(game_id) else None
+        room = await rooms().get(game_id) if valid_game_id(game_id) else None
         if room is None:
             raise HTTPException(404, "no such game")
         g = room.game
@@ -327,7 +331,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/view")
     async def api_view(game_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        room = await rooms().get(game_id) if _valid_id(game_id) else None
+        room = await rooms().get(game_id) if valid_game_id(game_id) else None
         if room is None:
             raise HTTPException(404, "no such game")
         token = (authorization or "").removeprefix("Bearer ").strip()
@@ -438,7 +442,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/{game_id}")
     async def ws_game(ws: WebSocket, game_id: str) -> None:
         await ws.accept()
-        room = await rooms().get(game_id) if _valid_id(game_id) else None
+        room = await rooms().get(game_id) if valid_game_id(game_id) else None
         if room is None:
             await ws.send_text(json.dumps({"type": "error", "code": "no-game", "message": "no such game"}))
             await ws.close(code=4404)

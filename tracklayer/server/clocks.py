@@ -42,6 +42,7 @@ from tracklayer.bots import resolve_bot
 from tracklayer.server.background import Background
 from tracklayer.server.catalog import BOT_LEVELS, DEFAULT_LEVEL, FAMILY_BOTS, family
 from tracklayer.server.db import metadata
+from tracklayer.server.guard import valid_game_id
 
 if TYPE_CHECKING:
     from tracklayer.server.db import Store
@@ -492,7 +493,7 @@ def router(rooms: Any) -> APIRouter:
                           authorization: str | None = Header(default=None)) -> dict[str, Any]:
         if what not in ("resign", "takeback", "handover"):
             raise HTTPException(404, "seat actions: resign, takeback, handover")
-        room = await rooms().get(game_id) if 0 < len(game_id) <= 32 and game_id.isascii() else None
+        room = await rooms().get(game_id) if valid_game_id(game_id) else None
         if room is None:
             raise HTTPException(404, "no such game")
         c: Control | None = getattr(room, "control", None)

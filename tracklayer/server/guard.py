@@ -1,5 +1,5 @@
-"""Input at the door: one safe JSON decoder, one request body limit, one name check, and the
-sanitising of strings read back from the database.
+"""Input at the door: one safe JSON decoder, one request body limit, one name check, one game id
+check, and the sanitising of strings read back from the database.
 
 Every way in (HTTP bodies, websocket messages, stored rows) goes through one of these, so a hostile
 or broken input gets a 4xx answer or a protocol error code instead of an exception somewhere deep in
@@ -27,6 +27,7 @@ MAX_JSON_DEPTH = 20  # the server's own messages nest 3 deep; legitimate bodies 
 MAX_INT_DIGITS = 18  # move indices, seat numbers: nothing the server reads needs more
 MAX_BODY = 1 << 20  # bytes of one HTTP request body (a score file is a few KB)
 MAX_NAME = 24  # characters of a player's name (the lobby's input says so too)
+MAX_GAME_ID = 32  # ids are secrets.token_urlsafe(8): 11 characters
 JSON_STASH = "tracklayer.json"  # where the body middleware leaves the decoded JSON body in the ASGI scope
 
 Scope = MutableMapping[str, Any]
@@ -34,6 +35,13 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def valid_game_id(game_id: str) -> bool:
+    """Whether ``game_id`` can name a game at all; every route checks a path's id with this before it
+    looks the game up. PostgreSQL text cannot hold NUL, so an id with one names no game: a 404, not
+    a 500 from the database."""
+    return 0 < len(game_id) <= MAX_GAME_ID and game_id.isascii() and "\x00" not in game_id
 
 
 class BadJSON(ValueError):

@@ -43,7 +43,7 @@ import tracklayer
 from tracklayer.server.background import Background
 from tracklayer.server.catalog import game_entry
 from tracklayer.server.db import GameRecord, Store, games
-from tracklayer.server.guard import MAX_NAME, clean_name, json_body, shown
+from tracklayer.server.guard import MAX_NAME, clean_name, json_body, shown, valid_game_id
 from tracklayer.server.limits import CreationLimits, Refused
 
 log = logging.getLogger("tracklayer.server")
@@ -273,7 +273,7 @@ def lobby_router(store: Callable[[], Store], rooms: Callable[[], Any],
         return rooms().matchmaker
 
     async def game_room(game_id: str) -> Any:
-        room = await rooms().get(game_id) if 0 < len(game_id) <= 32 and game_id.isascii() else None
+        room = await rooms().get(game_id) if valid_game_id(game_id) else None
         if room is None:
             raise HTTPException(404, "no such game")
         return room
@@ -300,7 +300,7 @@ def lobby_router(store: Callable[[], Store], rooms: Callable[[], Any],
         body = await json_body(request)
         if not isinstance(body, dict):
             raise HTTPException(400, "the request body must be a JSON object like {\"name\": \"Ann\"}")
-        if not (0 < len(game_id) <= 32 and game_id.isascii() and "\x00" not in game_id):  # NUL: see Rooms.get
+        if not valid_game_id(game_id):
             raise HTTPException(404, "no such game")
         seat, token = await asyncio.to_thread(mm().claim, game_id, body.get("name"))
         await mm().sync(game_id)

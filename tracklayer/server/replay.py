@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, HTTPException
 
 import tracklayer
+from tracklayer.server.guard import valid_game_id
 
 if TYPE_CHECKING:
     from tracklayer.server.rooms import Room, Rooms
@@ -53,12 +54,12 @@ class Positions:
         return game
 
 
-def router(get_rooms: Callable[[], Rooms], valid_id: Callable[[str], bool]) -> APIRouter:
+def router(get_rooms: Callable[[], Rooms]) -> APIRouter:
     api = APIRouter()
     cache: OrderedDict[str, Positions] = OrderedDict()
 
     async def finished(game_id: str) -> Room:
-        room = await get_rooms().get(game_id) if valid_id(game_id) else None
+        room = await get_rooms().get(game_id) if valid_game_id(game_id) else None
         if room is None:
             raise HTTPException(404, "no such game")
         if room.broken:

@@ -427,8 +427,6 @@ class Rooms:
         return gone
 
     async def get(self, game_id: str) -> Room | None:
-        if "\x00" in game_id:  # PostgreSQL text cannot hold NUL, so no game has it: None (a 404), not a 500
-            return None
         room = self.rooms.get(game_id)
         if room is not None:
             room.last_used = time.monotonic()
