@@ -574,9 +574,14 @@ def rate_stored(store: Store, game_id: str) -> bool:
     game = tracklayer.load_game({**rec.setup, "moves": rec.moves})
     if not game.is_over:
         raise ValueError(f"the stored moves of game {game_id} do not end it")
-    control = load_control(store, game_id, len(rec.seats), rec.game)
-    seats = [{**s, **(control.seat_flags(i) if control is not None else {})} for i, s in enumerate(rec.seats)]
+    seats = with_seat_flags(rec.seats, load_control(store, game_id, len(rec.seats), rec.game))
     return AccountStore(store.engine).finish_game(game_id, rec.game, seats, final_ranks(game))
+
+
+def with_seat_flags(seats: Sequence[dict[str, Any]], control: Any) -> list[dict[str, Any]]:
+    """The seats with the clocks' flags of each (tracklayer.server.clocks ``Control.seat_flags``, e.g.
+    ``resigned``, which :meth:`AccountStore.finish_game` ranks last); ``control`` None: as they are."""
+    return [{**s, **(control.seat_flags(i) if control is not None else {})} for i, s in enumerate(seats)]
 
 
 # ---------------------------------------------------------------------------- the ladder seed
@@ -686,10 +691,7 @@ class Accounts:
         except Exception:
             log.exception("game %s: no final ranks", room.id)
             return
-        # the seat flags of the clocks (tracklayer.server.clocks): a resigned seat is ranked last
-        control = getattr(room, "control", None)
-        seats = [{**s, **(control.seat_flags(i) if control is not None else {})}
-                 for i, s in enumerate(room.record.seats)]
+        seats = with_seat_flags(room.record.seats, getattr(room, "control", None))
 
         async def run() -> None:
             try:
