@@ -32,6 +32,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from tracklayer.server.background import Background
@@ -72,7 +73,7 @@ class Presence:
         self._dirty: set[str] = set()
         self._asked: set[str] = set()
         self._flush: asyncio.Task[None] | None = None
-        self._beat = Background("tracklayer-presence", self._heartbeat)
+        self._beat = Background.every("tracklayer-presence", heartbeat, self._beat_once, "presence heartbeat failed")
         self._announced: set[str] = set()  # games this process last announced with someone connected
         self._closed = False
 
@@ -118,34 +119,26 @@ class Presence:
             if not dirty and not asked:
                 return
             self._dirty, self._asked = set(), set()
-            items = []
-            for game_id in dirty:
-                room = self.rooms.rooms.get(game_id)
-                seats, table = local_presence(room) if room is not None else ([], False)
-                items.append([game_id, seats, table])
-                if seats or table:
-                    self._announced.add(game_id)
-                else:
-                    self._announced.discard(game_id)
-            await self._send(items, sorted(asked))
+            await self._send(self._items(dirty), sorted(asked))
 
-    async def _heartbeat(self) -> None:
-        while True:
-            await asyncio.sleep(self.heartbeat)
-            try:
-                self._expire()
-                items = []
-                for game_id in list(self._announced):
-                    room = self.rooms.rooms.get(game_id)
-                    seats, table = local_presence(room) if room is not None else ([], False)
-                    items.append([game_id, seats, table])
-                    if not (seats or table):
-                        self._announced.discard(game_id)
-                await self._send(items, [])
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("presence heartbeat failed")
+    async def _beat_once(self) -> None:
+        """Forget what others stopped renewing, renew what this process has announced."""
+        self._expire()
+        await self._send(self._items(list(self._announced)), [])
+
+    def _items(self, game_ids: Iterable[str]) -> list[list[Any]]:
+        """``[game, seats, table]`` of who is connected here to each game; a game with somebody in it
+        is announced from now on (renewed by the heartbeat), one with nobody is not any more."""
+        items = []
+        for game_id in game_ids:
+            room = self.rooms.rooms.get(game_id)
+            seats, table = local_presence(room) if room is not None else ([], False)
+            items.append([game_id, seats, table])
+            if seats or table:
+                self._announced.add(game_id)
+            else:
+                self._announced.discard(game_id)
+        return items
 
     def _expire(self) -> None:
         """Forget entries not renewed in time; games in memory whose dots change get a new state."""
