@@ -59,21 +59,27 @@ def test_open_seat_waits_then_join_starts_the_game(server: Server) -> None:
     assert again.status_code == 409 and "no open seat" in again.json()["detail"]
 
 
-def test_join_race_has_one_winner(server: Server) -> None:
-    out = _open_game(server)
+def _race_joins(game_id: str, joiners: list[tuple[Server, str]]) -> list[httpx.Response]:
+    """Every ``(server, name)`` asks to join at the same moment (a barrier); their answers."""
     results: list[httpx.Response] = []
-    barrier = threading.Barrier(2, timeout=30)
+    barrier = threading.Barrier(len(joiners), timeout=30)
 
-    def join(name: str) -> None:
+    def join(srv: Server, name: str) -> None:
         barrier.wait()
-        results.append(_post(server, f"/api/games/{out['id']}/join", {"name": name}))
+        results.append(_post(srv, f"/api/games/{game_id}/join", {"name": name}))
 
-    threads = [threading.Thread(target=join, args=(n,)) for n in ("Cy", "Di")]
+    threads = [threading.Thread(target=join, args=j) for j in joiners]
     for t in threads:
         t.start()
     for t in threads:
         t.join(60)
     assert not any(t.is_alive() for t in threads), "a join request did not come back within 60 s"
+    return results
+
+
+def test_join_race_has_one_winner(server: Server) -> None:
+    out = _open_game(server)
+    results = _race_joins(out["id"], [(server, "Cy"), (server, "Di")])
     assert sorted(r.status_code for r in results) == [200, 409], [r.text for r in results]
 
 
@@ -267,19 +273,7 @@ def test_join_race_across_two_server_processes(tmp_path: Path) -> None:
         out = a.create("ttr-europe", [{"name": "Ann"}, {"kind": "open"}])
         gid = out["id"]
         assert httpx.get(b.base + f"/api/games/{gid}").json()["status"] == "waiting"  # b holds it in memory
-        results: list[httpx.Response] = []
-        barrier = threading.Barrier(2, timeout=30)
-
-        def join(srv: Server, name: str) -> None:
-            barrier.wait()
-            results.append(_post(srv, f"/api/games/{gid}/join", {"name": name}))
-
-        threads = [threading.Thread(target=join, args=(srv, n)) for srv, n in ((a, "Cy"), (b, "Di"))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(60)
-        assert not any(t.is_alive() for t in threads), "a join request did not come back within 60 s"
+        results = _race_joins(gid, [(a, "Cy"), (b, "Di")])
         assert sorted(r.status_code for r in results) == [200, 409], [r.text for r in results]
         winner = next(r.json() for r in results if r.status_code == 200)
         for srv in (a, b):
