@@ -146,6 +146,9 @@ class Settings:
         return out
 
 
+SCORE_PATH = "/api/score"  # its body is a score file: score_document decodes it, not the body middleware
+
+
 def web_dir() -> Path:
     return Path(str(resources.files("tracklayer.web"))) / "static"
 
@@ -187,7 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="tracklayer", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
                   default_response_class=SafeJSONResponse)
-    app.add_middleware(BodyLimit, max_body=settings.max_body)
+    app.add_middleware(BodyLimit, max_body=settings.max_body, own_decoder=(SCORE_PATH,))
 
     # refusals render through SafeJSONResponse too: a detail quoting odd input must not become a 500
     @app.exception_handler(StarletteHTTPException)
@@ -340,7 +343,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(403, "send your seat or spectator token as 'Authorization: Bearer TOKEN'")
         return room.state_message(access)
 
-    @app.post("/api/score")
+    @app.post(SCORE_PATH)
     async def api_score(request: Request) -> JSONResponse:
         """Score a table position: the body is a score file; the answer is ``tracklayer score --json``'s."""
         from tracklayer.score_file import ScoreFileError, score_document

@@ -15,7 +15,7 @@ import json
 import logging
 import math
 import unicodedata
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from typing import Any
 
 from fastapi import HTTPException
@@ -207,11 +207,16 @@ class BodyLimit:
     (``Content-Type: application/json``) is read whole (it is at most ``max_body`` bytes), decoded by
     :func:`loads` (400 with the reason if it is not acceptable JSON) and left in the scope under
     ``JSON_STASH`` for :func:`json_body`; the endpoint still receives the bytes as usual.
+
+    The bodies of ``own_decoder`` paths are only counted, whatever their Content-Type: their endpoint
+    has a decoder of its own that must be the only one (``POST /api/score`` reads a score file with
+    ``tracklayer score``'s decoder, which takes UTF-16 with a BOM and names errors the CLI's way).
     """
 
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY, own_decoder: Collection[str] = ()) -> None:
         self.app = app
         self.max_body = max_body
+        self.own_decoder = frozenset(own_decoder)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -227,7 +232,7 @@ class BodyLimit:
                 if declared > self.max_body:
                     await self._refuse(send, 413, f"a request body is at most {self.max_body} bytes")
                     return
-        if _is_json(scope):
+        if _is_json(scope) and scope["path"] not in self.own_decoder:
             await self._json(scope, receive, send)
             return
         received = 0
