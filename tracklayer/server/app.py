@@ -87,6 +87,8 @@ ENV_VARS: dict[str, tuple[str, type]] = {
     "max_message": ("TRACKLAYER_MAX_MESSAGE", int),
     "max_frame": ("TRACKLAYER_MAX_FRAME", int),
     "max_body": ("TRACKLAYER_MAX_BODY", int),
+    "header_timeout": ("TRACKLAYER_HEADER_TIMEOUT", float),
+    "body_timeout": ("TRACKLAYER_BODY_TIMEOUT", float),
     "hello_timeout": ("TRACKLAYER_HELLO_TIMEOUT", float),
     "tune_gc": ("TRACKLAYER_TUNE_GC", bool),
     "idle_seconds": ("TRACKLAYER_IDLE_SECONDS", float),
@@ -109,6 +111,8 @@ class Settings:
     max_message: int = 4096  # bytes of one websocket message from a client
     max_frame: int = 65536  # bytes of one websocket frame: a bigger one closes the socket (1009)
     max_body: int = guard.MAX_BODY  # bytes of one HTTP request body (413 beyond)
+    header_timeout: float = 10.0  # seconds a request's headers may take to arrive (408 and closed; server/deadlines.py)
+    body_timeout: float = 30.0  # seconds a request's body may take to arrive after its headers (0: no limit, both)
     hello_timeout: float = 15.0
     tune_gc: bool = True  # see core/gcpause.py (a process-wide setting: off when embedding the app elsewhere)
     idle_seconds: float = 900.0  # a game nobody uses is unloaded from memory after this (rebuilt on next use)

@@ -20,6 +20,7 @@ from typing import Any
 
 from fastapi import HTTPException
 from fastapi.responses import JSONResponse
+from starlette.requests import ClientDisconnect
 
 log = logging.getLogger("tracklayer.server")
 
@@ -206,7 +207,8 @@ class BodyLimit:
     no request makes the server hold more than ``max_body`` bytes. A body sent as JSON
     (``Content-Type: application/json``) is read whole (it is at most ``max_body`` bytes), decoded by
     :func:`loads` (400 with the reason if it is not acceptable JSON) and left in the scope under
-    ``JSON_STASH`` for :func:`json_body`; the endpoint still receives the bytes as usual.
+    ``JSON_STASH`` for :func:`json_body`; the endpoint still receives the bytes as usual. A client
+    that leaves before its body has arrived gets no answer and leaves no error in the log.
 
     The bodies of ``own_decoder`` paths are only counted, whatever their Content-Type: their endpoint
     has a decoder of its own that must be the only one (``POST /api/score`` reads a score file with
@@ -259,6 +261,8 @@ class BodyLimit:
             if started:
                 raise
             await self._refuse(send, 413, exc.detail)
+        except ClientDisconnect:  # it went away, or was cut off (server/deadlines.py), while sending the body
+            log.debug("%s %s: the client left before its body had arrived", scope.get("method"), scope.get("path"))
 
     async def _json(self, scope: Scope, receive: Receive, send: Send) -> None:
         chunks: list[bytes] = []
