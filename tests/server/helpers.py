@@ -74,7 +74,13 @@ class Server:
                 if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
                     return self
             time.sleep(0.1)
-        raise RuntimeError("server did not start in 30 s")
+        self.proc.terminate()  # no caller will stop a server it never got (SIGTERM: uvicorn stops its workers too)
+        try:
+            self.proc.wait(STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+        raise RuntimeError(f"server did not start in 30 s: {self.log()[-3000:]}")
 
     def kill9(self) -> None:
         assert self.proc is not None
