@@ -202,7 +202,7 @@ def test_options_that_do_not_pickle_are_refused_in_the_caller() -> None:
 
 
 def test_a_worker_killed_from_outside_is_noticed() -> None:
-    env = BatchEnv("ttr_new_york_v1", n=2, workers=2, timeout=60)
+    env = BatchEnv("ttr_new_york_v1", n=2, workers=2, timeout=waits.scaled(60))
     first = env.reset(seed=0)[0].copy()
     assert env._workers is not None
     # a call whose answers were never read (Ctrl-C while waiting): the next call skips them
