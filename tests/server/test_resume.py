@@ -23,6 +23,7 @@ import pytest
 import sqlalchemy as sa
 
 import tracklayer
+from tests import waits
 from tests.server.helpers import PG_ENV, Server, database_url
 from tracklayer.server import resume
 from tracklayer.server.clocks import clocks
@@ -34,13 +35,7 @@ FINISH = 240  # seconds for the restarted servers to finish the games (bots at f
 
 
 def _until(pred: Callable[[], Any], timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = pred()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
+    return waits.until(pred, timeout, what, poll=0.2)  # scaled to the machine's load
 
 
 def _status(store: Store, gid: str) -> str:
