@@ -10,6 +10,7 @@ the longest-trail search expensive.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -108,6 +109,22 @@ def bench_trail(
     print(f"    slowest case had {worst[1]} routes")
 
 
+# A 45-wagon Europe network (ttr-europe city indices, one lane per route) found by a hill climb on the
+# time of ``longest_trail``: 22 short routes, many odd cities, where the cheapest deletion of a
+# minimum join disconnects the network, so the frontier DP runs twice (floors 33 and 31).
+EUROPE_ADVERSARIAL: list[Edge] = [
+    (4, 17, 3), (17, 26, 2), (16, 17, 2), (4, 16, 2), (26, 46, 2), (24, 46, 2), (26, 41, 2), (41, 46, 2),
+    (41, 45, 2), (9, 45, 2), (7, 29, 2), (13, 29, 1), (32, 41, 2), (7, 13, 2), (29, 46, 3), (0, 17, 2),
+    (0, 16, 3), (5, 13, 2), (9, 43, 1), (0, 7, 1), (7, 17, 2), (43, 45, 2),
+]
+
+
+def bench_adversarial() -> None:
+    value = longest_trail(EUROPE_ADVERSARIAL)[0]
+    t = _time(lambda: longest_trail(EUROPE_ADVERSARIAL), 10)
+    print(f"longest_trail Europe adversarial, 22 routes / 44 wagons (longest {value}): best of 10 {t * 1000:8.4f} ms")
+
+
 def bench_stations(rng: random.Random, world: Sequence[Edge], runs: int) -> None:
     samples = []
     all_cities = sorted({c for a, b, _ in world for c in (a, b)})
@@ -137,14 +154,17 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     world = planar_map(rng)
-    print(f"map: 47 cities, {len(world)} routes, seed {args.seed}")
+    print(f"map: 47 cities, {len(world)} routes, seed {args.seed}; load average {os.getloadavg()[0]:.2f}"
+          " (timings grow with it: the figures are only comparable at a similar load)")
     bench_trail(rng, world, args.runs, (8, 20), 0.3)
     bench_trail(rng, world, args.runs, (20, 30), 0.5)
     bench_trail(rng, world, args.runs, (25, 30), 0.9)
     # What 45 wagons allow at most: ~30 short routes, every one closing a loop where possible.
     short = [(a, b, rng.randint(1, 2)) for a, b, _ in world]
     bench_trail(rng, short, args.runs, (28, 32), 1.0, ", lengths 1-2 (~45 wagons)")
+    bench_adversarial()
     bench_stations(rng, world, args.runs)
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import statistics
 import time
@@ -113,6 +114,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    print(f"load average {os.getloadavg()[0]:.2f} (timings grow with it: compare figures taken at a similar load)")
 
     for name in BOARDS:
         board = Board(name)
@@ -132,6 +134,7 @@ def main() -> None:
         all_times = [t for ts in groups.values() for t in ts]
         print(summary("all cases", all_times))
         print(f"  most spread set needs {worst_cost} rails ({len(worst_edges)} lines)")
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
