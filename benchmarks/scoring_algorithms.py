@@ -111,7 +111,8 @@ def bench_trail(
 
 # A 45-wagon Europe network (ttr-europe city indices, one lane per route) found by a hill climb on the
 # time of ``longest_trail``: 22 short routes, many odd cities, where the cheapest deletion of a
-# minimum join disconnects the network, so the frontier DP runs twice (floors 33 and 31).
+# minimum join disconnects the network, and the matching bound (34) is one above the answer, so the
+# frontier DP has to run (one pass, floor 32).
 EUROPE_ADVERSARIAL: list[Edge] = [
     (4, 17, 3), (17, 26, 2), (16, 17, 2), (4, 16, 2), (26, 46, 2), (24, 46, 2), (26, 41, 2), (41, 46, 2),
     (41, 45, 2), (9, 45, 2), (7, 29, 2), (13, 29, 1), (32, 41, 2), (7, 13, 2), (29, 46, 3), (0, 17, 2),
