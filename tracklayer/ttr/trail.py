@@ -27,7 +27,10 @@ facts keep the exact answer cheap:
   state's key is remembered per key, so a later pass with a lower target relabels no key twice.
 
 Everything is done with integer bitmasks (one bit per route, one per city) and local variables
-because this runs for every player at every game end and inside bot rollouts.
+because this runs for every player at every game end and inside bot rollouts. On random loop-rich
+networks of up to 32 routes it takes 0.16-0.40 ms of CPU on average, p99 1.2-2.5 ms, and 4.6-5.2 ms
+at worst; the 45-wagon Europe network the DP finds hardest takes 2.7 ms
+(``benchmarks/scoring_algorithms.py``, at a load average of 7 on 2 cores).
 """
 
 from __future__ import annotations
