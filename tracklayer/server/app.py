@@ -56,6 +56,11 @@ from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
 log = logging.getLogger("tracklayer.server")
 
 STATUSES = ("waiting", "open", "running", "over")  # waiting: a seat is still open (lobby.py)
+# a websocket refused this many messages past its rate limit is closed with 1008 (policy violation);
+# the reason starts with the protocol's error code, which the page translates (game.js)
+FLOOD_REFUSALS = 200
+FLOOD_CLOSE_CODE = 1008
+FLOOD_CLOSE_REASON = "rate: too many messages past the rate limit"
 
 
 def _flag(text: str) -> bool:
@@ -489,6 +494,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 async with asyncio.timeout(5):
                     await writer
             writer.cancel()
+            if conn.close_code is not None:  # the server ends it: say why (else the client sees 1006)
+                with contextlib.suppress(Exception):
+                    await ws.close(code=conn.close_code, reason=conn.close_reason)
 
     async def _serve(room: Room, conn: Connection, ws: WebSocket) -> None:
         while not conn.closed:
@@ -501,8 +509,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if not conn.allow():
                 conn.refused += 1
                 conn.send(ProtocolError("rate", "too many messages: slow down").payload())
-                if conn.refused > 200:
-                    conn.close()
+                if conn.refused > FLOOD_REFUSALS:  # a policy violation, said so in the close frame
+                    conn.close(FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON)
                 continue
             try:
                 await _handle(room, conn, decode(message))
