@@ -53,7 +53,8 @@ def test_names_are_checked_at_the_door(server: Server, name: Any, words: str) ->
 def test_surrogate_name_as_raw_json(server: Server) -> None:
     r = post_raw(server, SURROGATE_NAME)
     assert r.status_code == 400 and "Unicode" in r.json()["detail"], r.text
-    r = httpx.post(server.base + "/api/games", content=SURROGATE_NAME)  # no Content-Type: decoded by the endpoint
+    # not declared as JSON (a program with a token): decoded by the endpoint, by the same rules
+    r = httpx.post(server.base + "/api/games", content=SURROGATE_NAME, headers={"Authorization": "Bearer none"})
     assert r.status_code == 400 and "Unicode" in r.json()["detail"], r.text
     lobby_ok(server)
 
@@ -114,7 +115,7 @@ def test_a_bad_stored_row_does_not_break_the_lobby(server: Server, bad_rows: tup
     ("", "not valid JSON"),
 ])
 def test_bodies_are_decoded_safely(server: Server, body: str | bytes, words: str) -> None:
-    for headers in ({"Content-Type": "application/json"}, {}):
+    for headers in ({"Content-Type": "application/json"}, {"Authorization": "Bearer none"}):
         r = httpx.post(server.base + "/api/games", content=body, headers=headers, timeout=30)
         assert r.status_code == 400 and words in r.json()["detail"], (headers, r.text[:300])
     lobby_ok(server)
@@ -129,10 +130,32 @@ def test_request_bodies_are_limited(server: Server) -> None:
         for _ in range(200):
             yield b" " * 65536
 
-    for ctype in ("application/json", "text/plain"):
-        r = httpx.post(server.base + "/api/games", content=chunks(), headers={"Content-Type": ctype}, timeout=30)
+    for headers in ({"Content-Type": "application/json"}, {"Content-Type": "text/plain", "Authorization": "Bearer x"}):
+        r = httpx.post(server.base + "/api/games", content=chunks(), headers=headers, timeout=30)
         assert r.status_code == 413, r.text
     lobby_ok(server)
+
+
+CREATE = json.dumps({"game": "ttr-new-york", "seats": [{"name": "Ann"}, {"kind": "bot"}]})
+
+
+@pytest.mark.parametrize("headers", [
+    {"Content-Type": "text/plain"},  # what a cross-site <form enctype="text/plain"> sends
+    {"Content-Type": "text/plain;charset=UTF-8"},  # fetch(url, {mode: "no-cors", body: text})
+    {"Content-Type": "application/x-www-form-urlencoded"},
+    {"Content-Type": "multipart/form-data; boundary=x"},
+    {},  # fetch(url, {mode: "no-cors", body: new Blob([text])}): no type at all
+])
+@pytest.mark.parametrize("path", ["/api/games", "/api/quickplay", "/api/register", "/api/logout"])
+def test_state_changing_requests_are_json_only(server: Server, headers: dict[str, str], path: str) -> None:
+    """A form on another site can post JSON text to the server, but not declare it as JSON: every
+    state-changing request must be ``application/json`` (or carry a header no form can: 415 else)."""
+    before = {g["id"] for g in lobby_ok(server)}
+    r = httpx.post(server.base + path, content=CREATE, headers=headers, timeout=30)
+    assert r.status_code == 415 and "application/json" in r.json()["detail"], r.text
+    assert {g["id"] for g in lobby_ok(server)} == before  # no game was made
+    r = httpx.post(server.base + "/api/games", content=CREATE, headers={"Content-Type": "application/json"})
+    assert r.status_code == 201, r.text
 
 
 def test_tokens_that_are_not_ascii(server: Server) -> None:

@@ -43,6 +43,7 @@ from tracklayer.server.guard import (
     MAX_NAME,
     BadJSON,
     BodyLimit,
+    JSONOnly,
     SafeJSONResponse,
     clean_name,
     json_body,
@@ -193,6 +194,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="tracklayer", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
                   default_response_class=SafeJSONResponse)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
+    # the outer one: a cross-site form is refused before its body is read
+    app.add_middleware(JSONOnly, exempt=frozenset({"/api/score"}))
 
     # refusals render through SafeJSONResponse too: a detail quoting odd input must not become a 500
     @app.exception_handler(StarletteHTTPException)
