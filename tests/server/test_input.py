@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.server.helpers import Client, Server
+from tests.server.helpers import Client, Server, database_url, running
 from tracklayer.server.db import GameRecord, Store
 from tracklayer.server.guard import valid_game_id
 
@@ -301,3 +301,17 @@ def test_fuzz_websocket(server: Server) -> None:
     finally:
         c.close()
     lobby_ok(server)
+
+
+@pytest.mark.parametrize(("trusted", "believed"), [(None, False), ("10.9.9.9", False), ("127.0.0.1", True)])
+def test_x_forwarded_for_is_believed_from_configured_proxies_only(tmp_path: Any, trusted: str | None,
+                                                                   believed: bool) -> None:
+    """The per-address creation limit counts the peer's address unless the peer is a configured proxy:
+    by default any process on the server's machine could otherwise name itself a new address per request."""
+    extra = ("--games-per-minute", "2", "--bot-workers", "1",
+             *(("--forwarded-allow-ips", trusted) if trusted else ()))
+    with running(database_url(tmp_path), tmp_path / "server.log", extra=extra) as srv:
+        codes = [httpx.post(srv.base + "/api/games", content=CREATE, timeout=30,
+                            headers={"Content-Type": "application/json", "X-Forwarded-For": f"203.0.113.{i}"})
+                 .status_code for i in range(3)]
+    assert codes == ([201, 201, 201] if believed else [201, 201, 429]), codes

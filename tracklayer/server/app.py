@@ -26,6 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import tracklayer
 from tracklayer.bots import resolve_bot
@@ -101,6 +102,7 @@ ENV_VARS: dict[str, tuple[str, type]] = {
     "bot_seconds": ("TRACKLAYER_BOT_SECONDS", float),
     "games_per_minute": ("TRACKLAYER_GAMES_PER_MINUTE", float),
     "bot_games": ("TRACKLAYER_BOT_GAMES", int),
+    "forwarded_allow_ips": ("TRACKLAYER_FORWARDED_ALLOW_IPS", str),
 }
 
 
@@ -123,6 +125,9 @@ class Settings:
     bot_seconds: float = 5.0  # time cap of one bot move; past it a cheap fallback move is played
     games_per_minute: float = 20.0  # games one client address may create a minute (0: no limit)
     bot_games: int = 3  # bot-only games one address may have running at once (0: no limit)
+    # reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: comma-separated addresses
+    # or networks ("127.0.0.1", "10.0.0.0/8"; "*": any); None: no proxy, every client is its peer address
+    forwarded_allow_ips: str | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -196,6 +201,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     # the outer one: a cross-site form is refused before its body is read
     app.add_middleware(JSONOnly, exempt=frozenset({"/api/score"}))
+    if settings.forwarded_allow_ips:  # the client address and scheme a trusted proxy forwards (limits, cookies)
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
 
     # refusals render through SafeJSONResponse too: a detail quoting odd input must not become a 500
     @app.exception_handler(StarletteHTTPException)
