@@ -139,6 +139,10 @@ def test_request_bodies_are_limited(server: Server) -> None:
 CREATE = json.dumps({"game": "ttr-new-york", "seats": [{"name": "Ann"}, {"kind": "bot"}]})
 
 
+def lobby_names(server: Server) -> set[str]:
+    return {s["name"] for g in lobby_ok(server) for s in g["seats"]}
+
+
 @pytest.mark.parametrize("headers", [
     {"Content-Type": "text/plain"},  # what a cross-site <form enctype="text/plain"> sends
     {"Content-Type": "text/plain;charset=UTF-8"},  # fetch(url, {mode: "no-cors", body: text})
@@ -150,12 +154,14 @@ CREATE = json.dumps({"game": "ttr-new-york", "seats": [{"name": "Ann"}, {"kind":
 def test_state_changing_requests_are_json_only(server: Server, headers: dict[str, str], path: str) -> None:
     """A form on another site can post JSON text to the server, but not declare it as JSON: every
     state-changing request must be ``application/json`` (or carry a header no form can: 415 else)."""
-    before = {g["id"] for g in lobby_ok(server)}
-    r = httpx.post(server.base + path, content=CREATE, headers=headers, timeout=30)
+    name = f"Form {secrets.token_hex(4)}"
+    body = json.dumps({"game": "ttr-new-york", "seats": [{"name": name}, {"kind": "bot"}],
+                       "username": f"form_{secrets.token_hex(4)}", "password": "correct horse battery"})
+    r = httpx.post(server.base + path, content=body, headers=headers, timeout=30)
     assert r.status_code == 415 and "application/json" in r.json()["detail"], r.text
-    assert {g["id"] for g in lobby_ok(server)} == before  # no game was made
-    r = httpx.post(server.base + "/api/games", content=CREATE, headers={"Content-Type": "application/json"})
-    assert r.status_code == 201, r.text
+    assert name not in lobby_names(server)  # no game was made
+    r = httpx.post(server.base + "/api/games", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 201 and name in lobby_names(server), r.text
 
 
 def test_tokens_that_are_not_ascii(server: Server) -> None:
