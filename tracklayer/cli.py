@@ -205,6 +205,10 @@ def serve(
     bot_games: Annotated[int, typer.Option(
         envvar="TRACKLAYER_BOT_GAMES",
         help="games without a human seat one client address may have running at once (0: no limit)")] = 3,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        envvar="TRACKLAYER_FORWARDED_ALLOW_IPS",
+        help="reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: comma-separated "
+             "addresses or networks, e.g. 127.0.0.1 for an nginx on this host (default: none)")] = None,
 ) -> None:
     """Play in the browser: lobby, live multiplayer and bots (see docs/server.md).
 
@@ -233,6 +237,7 @@ def serve(
     settings.bot_seconds = bot_seconds
     settings.games_per_minute = games_per_minute
     settings.bot_games = bot_games
+    settings.forwarded_allow_ips = forwarded_allow_ips
     configure_logging(log_level)
     typer.echo(f"tracklayer: open http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/", err=True)
     run(settings, host, port, workers, log_level)

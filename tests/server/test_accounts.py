@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import random
 import secrets
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,16 @@ from fastapi.testclient import TestClient
 
 from tests import waits
 from tests.server.helpers import database_url
-from tracklayer.server.accounts import COOKIE, AccountStore, _sid_hash, accounts, rated_games, ratings, sessions
+from tracklayer.server.accounts import (
+    COOKIE,
+    AccountStore,
+    _sid_hash,
+    accounts,
+    rated_games,
+    ratings,
+    sessions,
+    username_skeleton,
+)
 from tracklayer.server.app import Settings, create_app
 from tracklayer.server.db import make_engine, migrate
 
@@ -78,7 +89,7 @@ def test_register_login_logout(client: TestClient, engine: sa.Engine) -> None:
     me = client.get("/api/me").json()
     assert me["account"] == {"username": user} and me["csrf"]
     # logout needs the CSRF token; it deletes the session row, and the cookie opens nothing after
-    assert client.post("/api/logout").status_code == 403
+    assert client.post("/api/logout", json={}).status_code == 403
     sid = client.cookies[COOKIE]
     assert client.post("/api/logout", headers={"X-CSRF-Token": me["csrf"]}).status_code == 200
     with engine.connect() as conn:
@@ -106,6 +117,72 @@ def test_duplicate_username_ignores_case(client: TestClient) -> None:
     for other in (user.lower(), user.upper()):
         r = client.post("/api/register", json={"username": other, "password": PASSWORD})
         assert r.status_code == 409 and "taken" in r.json()["detail"]
+
+
+def test_lookalike_usernames_are_refused(client: TestClient) -> None:
+    tail = secrets.token_hex(4)
+    user = f"Victim_{tail}"
+    register(client, user)
+    # dotless i, fullwidth V, Cyrillic i, "rn" for "m", and the same name in other case
+    for other in (f"Vıctım_{tail}", f"Ｖictim_{tail}", f"Vіctim_{tail}", f"Victirn_{tail}"):
+        r = client.post("/api/register", json={"username": other, "password": PASSWORD})
+        assert r.status_code == 409, (other, r.text)
+        assert r.json()["code"] == "username-lookalike" and user in r.json()["detail"], r.text
+    r = client.post("/api/register", json={"username": user.upper(), "password": PASSWORD})
+    assert r.status_code == 409 and r.json()["code"] == "username-taken"
+    assert client.get(f"/api/users/{user}").json()["username"] == user  # shown as typed
+    register(client, f"Victor_{tail}")  # a name that merely shares letters is no look-alike
+
+
+def test_skeletons_are_uts39_after_nfkc_and_case_folding() -> None:
+    assert username_skeleton("Vıctım") == username_skeleton("Ｖictim") == username_skeleton("victim")
+    assert username_skeleton("Straße") == username_skeleton("STRASSE")
+    assert username_skeleton("Victim") != username_skeleton("Victor")
+
+
+def test_racing_lookalike_registrations_make_one_account(engine: sa.Engine) -> None:
+    tail = secrets.token_hex(4)
+    names = [f"{v}_{tail}" for v in ("Victim", "Vıctım", "Ｖictim", "Vіctim", "victim", "VICTIM")]
+    store = AccountStore(engine)
+    barrier = threading.Barrier(len(names))
+
+    def create(username: str) -> int | None:
+        barrier.wait()
+        return store.create_account(username, "$argon2id$not-used")
+
+    with ThreadPoolExecutor(len(names)) as pool:
+        made = [i for i in pool.map(create, names) if i is not None]
+    assert len(made) == 1
+
+
+def test_upgrade_to_0007_keeps_lookalike_accounts(tmp_path: Path) -> None:
+    """Accounts stored before skeletons existed may look alike: the upgrade keeps them all (the oldest
+    holds the skeleton) instead of failing, and no new name may look like any of them."""
+    from alembic import command
+    from alembic.config import Config
+
+    db = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    e = make_engine(db)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(migrate.__code__.co_filename).parent / "migrations"))
+    with e.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0006")
+        for n in ("Victim", "Vıctım", "Ｖictim", "Other"):
+            conn.execute(sa.text("INSERT INTO accounts (username, username_key, password_hash, created_at) "
+                                 "VALUES (:u, :k, 'h', 1)"), {"u": n, "k": n.casefold()})
+    with e.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+    with e.connect() as conn:
+        rows = dict(conn.execute(sa.select(accounts.c.username, accounts.c.username_skeleton)).all())
+    e.dispose()
+    assert rows == {"Victim": username_skeleton("Victim"), "Vıctım": None, "Ｖictim": None,
+                    "Other": username_skeleton("Other")}
+    with TestClient(create_app(settings(db)), client=(address(), 50000)) as c:
+        r = c.post("/api/register", json={"username": "vıctim", "password": PASSWORD})
+        assert r.status_code == 409 and r.json()["code"] == "username-lookalike"
+        register(c, "Otter")
 
 
 @pytest.mark.parametrize("body", [

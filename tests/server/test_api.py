@@ -7,6 +7,7 @@ import json
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 import tracklayer
 from tests.server.helpers import Client, Server
@@ -202,6 +203,25 @@ def test_rate_limit(server: Server) -> None:
             m = c.wait(lambda m: m.get("type") in ("pong", "error"))
             codes.append(m.get("code", "pong"))
         assert "rate" in codes and "pong" in codes
+    finally:
+        c.close()
+
+
+def test_a_flood_is_closed_with_1008_and_a_reason(server: Server) -> None:
+    """Past the rate limit a client that keeps sending is closed with a close frame that says why
+    (1008, policy violation), not dropped (which a browser reports as 1006, reason unknown)."""
+    out = server.create("ttr-new-york", [{"name": "Ann"}, {"name": "Bob"}])
+    c = server.client(out["id"], out["seats"][0]["token"])
+    try:
+        c.wait_state()
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(2000):  # the budget is 30 at once and 10 a second: 200 refusals close it
+                c.send({"type": "ping"})
+            while True:
+                c.recv()
+        frame = closed.value.rcvd
+        assert frame is not None, "no close frame: the server dropped the connection"
+        assert frame.code == 1008 and frame.reason.startswith("rate:"), frame
     finally:
         c.close()
 

@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests import waits
-from tests.server.helpers import Client, Server
+from tests.server.helpers import Client, Server, database_url, running
 from tracklayer.server.db import GameRecord, Store
 from tracklayer.server.guard import valid_game_id
 
@@ -54,7 +54,8 @@ def test_names_are_checked_at_the_door(server: Server, name: Any, words: str) ->
 def test_surrogate_name_as_raw_json(server: Server) -> None:
     r = post_raw(server, SURROGATE_NAME)
     assert r.status_code == 400 and "Unicode" in r.json()["detail"], r.text
-    r = httpx.post(server.base + "/api/games", content=SURROGATE_NAME)  # no Content-Type: decoded by the endpoint
+    # not declared as JSON (a program with a token): decoded by the endpoint, by the same rules
+    r = httpx.post(server.base + "/api/games", content=SURROGATE_NAME, headers={"Authorization": "Bearer none"})
     assert r.status_code == 400 and "Unicode" in r.json()["detail"], r.text
     lobby_ok(server)
 
@@ -115,7 +116,7 @@ def test_a_bad_stored_row_does_not_break_the_lobby(server: Server, bad_rows: tup
     ("", "not valid JSON"),
 ])
 def test_bodies_are_decoded_safely(server: Server, body: str | bytes, words: str) -> None:
-    for headers in ({"Content-Type": "application/json"}, {}):
+    for headers in ({"Content-Type": "application/json"}, {"Authorization": "Bearer none"}):
         r = httpx.post(server.base + "/api/games", content=body, headers=headers, timeout=waits.scaled(30))
         assert r.status_code == 400 and words in r.json()["detail"], (headers, r.text[:300])
     lobby_ok(server)
@@ -130,11 +131,38 @@ def test_request_bodies_are_limited(server: Server) -> None:
         for _ in range(200):
             yield b" " * 65536
 
-    for ctype in ("application/json", "text/plain"):
-        r = httpx.post(server.base + "/api/games", content=chunks(), headers={"Content-Type": ctype},
-                       timeout=waits.scaled(30))
+    for headers in ({"Content-Type": "application/json"}, {"Content-Type": "text/plain", "Authorization": "Bearer x"}):
+        r = httpx.post(server.base + "/api/games", content=chunks(), headers=headers, timeout=waits.scaled(30))
         assert r.status_code == 413, r.text
     lobby_ok(server)
+
+
+CREATE = json.dumps({"game": "ttr-new-york", "seats": [{"name": "Ann"}, {"kind": "bot"}]})
+
+
+def lobby_names(server: Server) -> set[str]:
+    return {s["name"] for g in lobby_ok(server) for s in g["seats"]}
+
+
+@pytest.mark.parametrize("headers", [
+    {"Content-Type": "text/plain"},  # what a cross-site <form enctype="text/plain"> sends
+    {"Content-Type": "text/plain;charset=UTF-8"},  # fetch(url, {mode: "no-cors", body: text})
+    {"Content-Type": "application/x-www-form-urlencoded"},
+    {"Content-Type": "multipart/form-data; boundary=x"},
+    {},  # fetch(url, {mode: "no-cors", body: new Blob([text])}): no type at all
+])
+@pytest.mark.parametrize("path", ["/api/games", "/api/quickplay", "/api/register", "/api/logout"])
+def test_state_changing_requests_are_json_only(server: Server, headers: dict[str, str], path: str) -> None:
+    """A form on another site can post JSON text to the server, but not declare it as JSON: every
+    state-changing request must be ``application/json`` (or carry a header no form can: 415 else)."""
+    name = f"Form {secrets.token_hex(4)}"
+    body = json.dumps({"game": "ttr-new-york", "seats": [{"name": name}, {"kind": "bot"}],
+                       "username": f"form_{secrets.token_hex(4)}", "password": "correct horse battery"})
+    r = httpx.post(server.base + path, content=body, headers=headers, timeout=30)
+    assert r.status_code == 415 and "application/json" in r.json()["detail"], r.text
+    assert name not in lobby_names(server)  # no game was made
+    r = httpx.post(server.base + "/api/games", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 201 and name in lobby_names(server), r.text
 
 
 def test_tokens_that_are_not_ascii(server: Server) -> None:
@@ -280,3 +308,17 @@ def test_fuzz_websocket(server: Server) -> None:
     finally:
         c.close()
     lobby_ok(server)
+
+
+@pytest.mark.parametrize(("trusted", "believed"), [(None, False), ("10.9.9.9", False), ("127.0.0.1", True)])
+def test_x_forwarded_for_is_believed_from_configured_proxies_only(tmp_path: Any, trusted: str | None,
+                                                                   believed: bool) -> None:
+    """The per-address creation limit counts the peer's address unless the peer is a configured proxy:
+    by default any process on the server's machine could otherwise name itself a new address per request."""
+    extra = ("--games-per-minute", "2", "--bot-workers", "1",
+             *(("--forwarded-allow-ips", trusted) if trusted else ()))
+    with running(database_url(tmp_path), tmp_path / "server.log", extra=extra) as srv:
+        codes = [httpx.post(srv.base + "/api/games", content=CREATE, timeout=30,
+                            headers={"Content-Type": "application/json", "X-Forwarded-For": f"203.0.113.{i}"})
+                 .status_code for i in range(3)]
+    assert codes == ([201, 201, 201] if believed else [201, 201, 429]), codes

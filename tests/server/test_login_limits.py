@@ -21,7 +21,7 @@ from fastapi import HTTPException
 from fastapi.testclient import TestClient
 
 from tests import waits
-from tests.server.helpers import PG_ENV, Server, database_url
+from tests.server.helpers import NO_LIMITS, PG_ENV, Server, database_url
 from tracklayer.server.accounts import LOGIN_FAILS_PER_NAME, LOGIN_PER_ADDRESS, LoginLimiter, login_limits
 from tracklayer.server.app import Settings, create_app
 from tracklayer.server.db import make_engine, migrate
@@ -149,11 +149,13 @@ def test_racing_processes_get_no_more_than_the_limit(engine: sa.Engine, url: str
 @pg
 def test_two_server_processes_share_the_login_limits(tmp_path: Path) -> None:
     url = os.environ[PG_ENV]
-    servers = [Server(url, tmp_path / f"{n}.log") for n in ("a", "b")]
+    # the test is the servers' proxy: they believe its X-Forwarded-For
+    servers = [Server(url, tmp_path / f"{n}.log", extra=(*NO_LIMITS, "--forwarded-allow-ips", "127.0.0.1"))
+               for n in ("a", "b")]
     try:
         for s in servers:
             s.start()
-        # the servers trust X-Forwarded-For from 127.0.0.1 (uvicorn's default): an address of this test's own
+        # an address of this test's own (the login limits' rows are shared by every test on the database)
         headers = {"X-Forwarded-For": f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}"}  # a label only
         user = f"eve_{secrets.token_hex(4)}"
         r = httpx.post(servers[0].base + "/api/register", json={"username": user, "password": PASSWORD},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import httpx
@@ -36,6 +38,33 @@ def test_default_database_is_a_sqlite_file_in_the_data_dir(tmp_path: Path, monke
     assert url.startswith("sqlite:///") and url.endswith("tracklayer.sqlite3")
     assert Path(url.removeprefix("sqlite:///")).parent.is_dir()
     assert db.normalise_url("postgresql://u:p@h/d") == "postgresql+psycopg://u:p@h/d"
+
+
+def test_the_sqlite_file_is_for_its_owner_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file holds every seat token: the data folder is made 0700 and the database, its WAL and
+    shared-memory files 0600, whatever the umask; an existing file readable by others is tightened."""
+    from tracklayer.server import db
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    old_umask = os.umask(0o022)
+    try:
+        folder = Path(db.default_database_url().removeprefix("sqlite:///")).parent
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+        path = tmp_path / "new" / "deeper" / "db.sqlite3"
+        store = Store(f"sqlite:///{path}")
+        store.create_game(GameRecord("g1", "ttr-new-york", "standard", {}, [], "spec", None))
+        files = [path, Path(f"{path}-wal"), Path(f"{path}-shm")]
+        assert all(f.exists() for f in files)
+        assert [stat.S_IMODE(f.stat().st_mode) for f in files] == [0o600] * 3
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        store.close()
+        old = tmp_path / "old.sqlite3"
+        Store(f"sqlite:///{old}").close()
+        old.chmod(0o644)
+        Store(f"sqlite:///{old}").close()  # opened again (the server starts): tightened
+        assert stat.S_IMODE(old.stat().st_mode) == 0o600
+    finally:
+        os.umask(old_umask)
 
 
 def test_kill_9_keeps_every_acknowledged_move(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ import sqlalchemy as sa
 
 import tracklayer
 from tests import waits
-from tests.server.helpers import PG_ENV, ROOT, Server, database_url
+from tests.server.helpers import NO_LIMITS, PG_ENV, ROOT, Server, database_url
 from tracklayer.server.accounts import (
     AccountStore,
     account_games,
@@ -283,7 +283,8 @@ def test_a_server_killed_while_rating_leaves_the_game_to_the_next_one(tmp_path: 
     server rates it, once."""
     url = os.environ[PG_ENV]
     store = Store(url)
-    server = Server(url, tmp_path / "a.log", rate=0).start()
+    server = Server(url, tmp_path / "a.log", rate=0,  # the test is its proxy: its X-Forwarded-For is believed
+                    extra=(*NO_LIMITS, "--forwarded-allow-ips", "127.0.0.1")).start()
     holder = store.engine.connect()
     try:
         headers = {"X-Forwarded-For": f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}"}  # a label only

@@ -374,3 +374,25 @@ def test_a_long_choice_still_fits_at_1366(web_server: Server, browser: Any) -> N
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def test_a_flooded_connection_tells_the_player_why(web_server: Server, browser: Any) -> None:
+    """The server closes a websocket that floods it with 1008 and a reason; the page says so in the
+    player's language (and reconnects)."""
+    import json
+
+    out = web_server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    page = new_page(browser, 1366, 768, locale="de-DE")
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        page.evaluate("() => { const ws = window.__tracklayer.ws; for (let i = 0; i < 2000; i++) "
+                      "ws.send(JSON.stringify({ type: 'ping' })); }")
+        catalog = json.loads((Path(__file__).resolve().parents[2] / "tracklayer/web/static/i18n/de.json")
+                             .read_text(encoding="utf-8"))
+        page.wait_for_function("(text) => document.querySelector('#toast').textContent === text",
+                               arg=catalog["err.closed-rate"])
+        page.wait_for_function("() => window.__tracklayer.online")  # and it comes back
+        assert page.errors == []
+    finally:
+        page.context.close()

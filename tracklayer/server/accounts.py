@@ -12,6 +12,10 @@ and a rating. Decisions (documented in ``docs/server.md``):
 * CSRF: every state-changing request that the cookie authenticates must carry the session's own
   token in ``X-CSRF-Token`` (given by ``GET /api/me`` and by login/register), else 403. Login and
   register, which have no session yet, refuse a cross-site ``Origin`` instead (login CSRF).
+* A username is refused if it looks like an existing one: names are compared by their Unicode
+  confusable skeleton (UTS #39, ICU's ``SpoofChecker`` through PyICU) of the NFKC, case-folded
+  name, stored in ``username_skeleton`` (a unique column), so ``Vıctım`` or ``Ｖictim`` cannot sit
+  next to ``Victim``; names are shown as typed.
 * Login is rate-limited per client address and per username (failures), in the database so that the
   limits hold across server processes (:class:`LoginLimiter`).
 * A game is rated when it ends with at least two rated seats: seats linked to an account and bot
@@ -40,6 +44,7 @@ import unicodedata
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
+import icu
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket
@@ -48,6 +53,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -65,13 +71,14 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 import tracklayer
 from tracklayer.server.background import Background
-from tracklayer.server.guard import clean_name, json_body, shown
+from tracklayer.server.guard import SafeJSONResponse, clean_name, json_body, shown
 
 if TYPE_CHECKING:
     from tracklayer.server.db import Store
 
 log = logging.getLogger("tracklayer.server")
 metadata = MetaData()
+SKELETON_MAX = 512  # characters of a stored skeleton: a 24-character name's is at most 432 (U+FDFA gives 18)
 
 # ---------------------------------------------------------------------------- tables (migration 0003)
 accounts = Table(
@@ -79,6 +86,10 @@ accounts = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("username", String(24), nullable=False),
     Column("username_key", String(96), nullable=False, unique=True),  # casefolded: names unique ignoring case
+    # UTS #39 skeleton (migration 0007): look-alike names are one name. Unique; NULL only for an account
+    # that already looked like an older one when the column was added (the older one keeps the skeleton)
+    Column("username_skeleton", String(SKELETON_MAX), nullable=True),
+    Index("ux_accounts_username_skeleton", "username_skeleton", unique=True),
     Column("password_hash", Text, nullable=False),
     Column("created_at", Float, nullable=False),
 )
@@ -157,6 +168,21 @@ _rating_lock = threading.Lock()  # one rating update at a time per process (SQLi
 
 def username_key(name: str) -> str:
     return unicodedata.normalize("NFC", name.casefold())
+
+
+_spoof = threading.local()  # an ICU SpoofChecker per thread (registration runs in worker threads)
+
+
+def username_skeleton(name: str) -> str:
+    """What ``name`` looks like, for telling look-alike names apart: the UTS #39 confusable skeleton
+    (ICU's data and algorithm) of the NFKC-normalised, case-folded name. NFKC maps compatibility
+    forms (fullwidth ``Ｖ``, ``ﬁ``) to plain ones and case folding ignores case; the skeleton maps
+    confusables (dotless ``ı``, Cyrillic ``а``, ``rn`` and ``m``) to one prototype. Two names with the
+    same skeleton can be mistaken for each other; a skeleton is a key, never shown."""
+    checker = getattr(_spoof, "checker", None)
+    if checker is None:
+        checker = _spoof.checker = icu.SpoofChecker()
+    return str(checker.getSkeleton(0, unicodedata.normalize("NFKC", name).casefold()))
 
 
 def check_username(raw: Any) -> str:
@@ -296,13 +322,27 @@ class AccountStore:
 
     # accounts and sessions
     def create_account(self, username: str, password_hash: str) -> int | None:
+        """The new account's id, or None if the name (ignoring case) or its look-alike skeleton is taken:
+        the unique columns decide, so of two registrations racing for look-alike names one wins."""
         try:
             with self.engine.begin() as conn:
-                res = conn.execute(insert(accounts).values(username=username, username_key=username_key(username),
-                                                           password_hash=password_hash, created_at=time.time()))
+                res = conn.execute(insert(accounts).values(
+                    username=username, username_key=username_key(username),
+                    username_skeleton=username_skeleton(username), password_hash=password_hash,
+                    created_at=time.time()))
                 return int(res.inserted_primary_key[0])
         except IntegrityError:
             return None
+
+    def name_holder(self, username: str) -> tuple[str, bool] | None:
+        """The existing account ``username`` collides with: ``(its name, True if the same name ignoring
+        case, False if only a look-alike)``; None if there is none."""
+        key, skeleton = username_key(username), username_skeleton(username)
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts.c.username, accounts.c.username_key).where(
+                (accounts.c.username_key == key) | (accounts.c.username_skeleton == skeleton))
+                .order_by((accounts.c.username_key == key).desc())).first()
+        return None if row is None else (row.username, row.username_key == key)
 
     def find_account(self, username: str) -> Any:
         with self.engine.connect() as conn:
@@ -742,8 +782,8 @@ class Accounts:
                 raise HTTPException(400, "send {\"username\": ..., \"password\": ...}")
             return check_username(body.get("username")), check_password(body.get("password"))
 
-        @r.post("/api/register", status_code=201)
-        async def register(request: Request, response: Response) -> dict[str, Any]:
+        @r.post("/api/register", status_code=201, response_model=None)
+        async def register(request: Request, response: Response) -> dict[str, Any] | Response:
             username, password = await credentials(request)
             address = request.client.host if request.client else "unknown"
             # hashing is expensive: registrations count as attempts of the address
@@ -751,7 +791,14 @@ class Accounts:
             digest = await asyncio.to_thread(hasher.hash, password)
             account_id = await asyncio.to_thread(self.store.create_account, username, digest)
             if account_id is None:
-                raise HTTPException(409, f"the username {shown(username)} is taken")
+                holder = await asyncio.to_thread(self.store.name_holder, username)
+                if holder is not None and not holder[1]:
+                    return SafeJSONResponse({"detail": f"the username {shown(username)} looks like the existing "
+                                                       f"{shown(holder[0])}: choose another",
+                                             "code": "username-lookalike", "existing": holder[0]},
+                                            status_code=409)
+                return SafeJSONResponse({"detail": f"the username {shown(username)} is taken",
+                                         "code": "username-taken"}, status_code=409)
             sid, csrf = await asyncio.to_thread(self.store.new_session, account_id)
             cookie(response, request, sid)
             return {"username": username, "csrf": csrf}

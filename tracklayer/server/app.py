@@ -26,6 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import tracklayer
 from tracklayer.bots import resolve_bot
@@ -43,6 +44,7 @@ from tracklayer.server.guard import (
     MAX_NAME,
     BadJSON,
     BodyLimit,
+    JSONOnly,
     SafeJSONResponse,
     clean_name,
     json_body,
@@ -56,6 +58,11 @@ from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
 log = logging.getLogger("tracklayer.server")
 
 STATUSES = ("waiting", "open", "running", "over")  # waiting: a seat is still open (lobby.py)
+# a websocket refused this many messages past its rate limit is closed with 1008 (policy violation);
+# the reason starts with the protocol's error code, which the page translates (game.js)
+FLOOD_REFUSALS = 200
+FLOOD_CLOSE_CODE = 1008
+FLOOD_CLOSE_REASON = "rate: too many messages past the rate limit"
 
 
 def _flag(text: str) -> bool:
@@ -97,6 +104,7 @@ ENV_VARS: dict[str, tuple[str, type]] = {
     "bot_seconds": ("TRACKLAYER_BOT_SECONDS", float),
     "games_per_minute": ("TRACKLAYER_GAMES_PER_MINUTE", float),
     "bot_games": ("TRACKLAYER_BOT_GAMES", int),
+    "forwarded_allow_ips": ("TRACKLAYER_FORWARDED_ALLOW_IPS", str),
 }
 
 
@@ -121,6 +129,9 @@ class Settings:
     bot_seconds: float = 5.0  # time cap of one bot move; past it a cheap fallback move is played
     games_per_minute: float = 20.0  # games one client address may create a minute (0: no limit)
     bot_games: int = 3  # bot-only games one address may have running at once (0: no limit)
+    # reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: comma-separated addresses
+    # or networks ("127.0.0.1", "10.0.0.0/8"; "*": any); None: no proxy, every client is its peer address
+    forwarded_allow_ips: str | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -195,6 +206,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="tracklayer", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
                   default_response_class=SafeJSONResponse)
     app.add_middleware(BodyLimit, max_body=settings.max_body, own_decoder=(SCORE_PATH,))
+    # the outer one: a cross-site form is refused before its body is read
+    app.add_middleware(JSONOnly, exempt=frozenset({SCORE_PATH}))
+    if settings.forwarded_allow_ips:  # the client address and scheme a trusted proxy forwards (limits, cookies)
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
 
     # refusals render through SafeJSONResponse too: a detail quoting odd input must not become a 500
     @app.exception_handler(StarletteHTTPException)
@@ -496,6 +511,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 async with asyncio.timeout(5):
                     await writer
             writer.cancel()
+            if conn.close_code is not None:  # the server ends it: say why (else the client sees 1006)
+                with contextlib.suppress(Exception):
+                    await ws.close(code=conn.close_code, reason=conn.close_reason)
 
     async def _serve(room: Room, conn: Connection, ws: WebSocket) -> None:
         while not conn.closed:
@@ -508,8 +526,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if not conn.allow():
                 conn.refused += 1
                 conn.send(ProtocolError("rate", "too many messages: slow down").payload())
-                if conn.refused > 200:
-                    conn.close()
+                if conn.refused > FLOOD_REFUSALS:  # a policy violation, said so in the close frame
+                    conn.close(FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON)
                 continue
             try:
                 await _handle(room, conn, decode(message))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,20 +104,52 @@ def normalise_url(url: str) -> str:
 
 
 def default_database_url() -> str:
-    """A SQLite file in the user's data directory (created on first run)."""
+    """A SQLite file in the user's data directory (created on first run, for its owner only: the file
+    holds every game's seat tokens)."""
     from platformdirs import user_data_dir
 
     folder = Path(user_data_dir("tracklayer", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _owner_only(folder, 0o700)  # tracklayer's own folder: tightened if it was made readable to others
     return f"sqlite:///{folder / 'tracklayer.sqlite3'}"
+
+
+def _owner_only(path: Path, mode: int) -> None:
+    """Take the group's and others' permissions off ``path`` (a warning if that is not possible)."""
+    try:
+        current = path.stat().st_mode & 0o777
+        if current & 0o077:
+            path.chmod(current & mode)
+            log.warning("%s was readable by other users (%o): made %o (it holds seat tokens)", path, current,
+                        current & mode)
+    except OSError as exc:
+        log.warning("%s is readable by other users and could not be made private: %s", path, exc)
+
+
+def secure_sqlite_file(path: str) -> None:
+    """The SQLite file (and its WAL and shared-memory files) readable by its owner only, before SQLite
+    opens it: a missing folder is made 0700, a missing file is made empty with 0600 (SQLite reads an
+    empty file as an empty database and gives the -wal and -shm files the database file's
+    permissions), and an existing file that others may read is tightened to 0600. Folders that exist
+    are left as they are (the file may live in a shared one such as /srv)."""
+    file = Path(path)
+    file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        os.close(os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        return
+    except FileExistsError:
+        pass
+    for each in (file, Path(path + "-wal"), Path(path + "-shm"), Path(path + "-journal")):
+        if each.exists():
+            _owner_only(each, 0o600)
 
 
 def make_engine(url: str) -> Engine:
     url = normalise_url(url)
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if path and path != ":memory:" and not path.startswith("file:"):
+            secure_sqlite_file(path)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")

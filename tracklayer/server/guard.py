@@ -198,6 +198,41 @@ def _is_json(scope: Scope) -> bool:
     return False
 
 
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# headers no cross-site form or "simple" request can carry: a browser asks the server first (CORS
+# preflight), which this server never grants; the routes that read them check their values
+CROSS_SITE_PROOF = (b"authorization", b"x-csrf-token")
+
+
+class JSONOnly:
+    """ASGI middleware: a state-changing request (POST, PUT, PATCH, DELETE) is sent as JSON
+    (``Content-Type: application/json``), or carries ``Authorization`` or ``X-CSRF-Token``; anything
+    else is answered **415** before the body is read.
+
+    Why: a form on another site can post to this server with the visitor's browser, but only as
+    ``text/plain``, ``application/x-www-form-urlencoded`` or ``multipart/form-data`` (or with no type),
+    and the server's JSON decoder would read a JSON text sent as ``text/plain`` all the same. A
+    request declared as JSON, or carrying one of those headers, is one a browser sends cross-site only
+    after a CORS preflight, which this server does not answer: so such a request comes from the
+    server's own pages or from a program, never from another site's form.
+
+    ``exempt``: paths that change nothing (``POST /api/score`` computes an answer from its body, which
+    may be any text: its errors are the CLI's), open to any type.
+    """
+
+    def __init__(self, app: ASGIApp, exempt: frozenset[str] = frozenset()) -> None:
+        self.app = app
+        self.exempt = exempt
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in UNSAFE_METHODS or _is_json(scope) or any(
+                key in CROSS_SITE_PROOF for key, _ in scope.get("headers", ())) or scope["path"] in self.exempt:
+            await self.app(scope, receive, send)
+            return
+        await BodyLimit._refuse(send, 415, "send the request body as JSON (Content-Type: application/json): "
+                                           "other types are what a form on another site can send")
+
+
 class BodyLimit:
     """ASGI middleware: every HTTP request body is at most ``max_body`` bytes, and a JSON body is
     decoded once, safely, before any endpoint sees it.

@@ -1,10 +1,10 @@
 """Per-address limits on creating games, so one client cannot fill the server with work for others.
 
-Two limits, both per client address (the peer address, or the one a trusted proxy forwards: see
-uvicorn's ``--forwarded-allow-ips``): games created per minute (a sliding window of 60 s), and bot-only
-games (no human seat) running at the same time. Bot-only games are what costs: nobody waits for their
-moves, and every one of them keeps a bot worker busy. A refused creation is answered 429 with
-``Retry-After``.
+Two limits, both per client address (the peer address, or the one a proxy listed in
+``--forwarded-allow-ips`` forwards; by default no proxy is believed): games created per minute (a
+sliding window of 60 s), and bot-only games (no human seat) running at the same time. Bot-only
+games are what costs: nobody waits for their moves, and every one of them keeps a bot worker busy.
+A refused creation is answered 429 with ``Retry-After``.
 """
 
 from __future__ import annotations

@@ -79,6 +79,10 @@ class Connection:
         self.stamp = time.monotonic()
         self.refused = 0
         self.closed = False
+        # why the server ends this connection: the websocket close frame sent once the queue is written
+        # (None: the client left, or the server leaves without a word)
+        self.close_code: int | None = None
+        self.close_reason = ""
         # how many log entries this client holds, and for which seat's eyes they were written: the
         # next state sends only the newer ones (``log_from``) if that seat is still the one viewing
         self.log_sent = 0
@@ -105,11 +109,13 @@ class Connection:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:  # a client that reads nothing is dropped rather than buffered forever
-            self.close()
+            self.close(1008, "slow: the client does not read its messages")
 
-    def close(self) -> None:
+    def close(self, code: int | None = None, reason: str = "") -> None:
+        """Stop sending; ``code`` and ``reason``: the close frame the client gets after what was queued."""
         if not self.closed:
             self.closed = True
+            self.close_code, self.close_reason = code, reason
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
 

@@ -101,9 +101,11 @@ def run(settings: Settings, host: str, port: int, workers: int, log_level: str) 
 
     # no permessage-deflate: states carry only what changed (~1-3 KB), and compressing every frame
     # cost ~10% of the server's CPU plus a zlib context per connection
+    # proxy_headers off: uvicorn would believe X-Forwarded-For from 127.0.0.1 (any local process); the
+    # app believes it from settings.forwarded_allow_ips only (create_app)
     options: dict[str, Any] = {"host": host, "port": port, "ws": "websockets-sansio", "ws_max_size": settings.max_frame,
                                "ws_per_message_deflate": False, "log_level": "info",
-                               "http": request_deadlines(settings)}
+                               "http": request_deadlines(settings), "proxy_headers": False}
     if workers <= 1:
         uvicorn.run(create_app(settings), **options)
         return

@@ -36,6 +36,8 @@ async function send(path, payload) {
     headers: { "Content-Type": "application/json", ...csrfHeaders() }, body: JSON.stringify(payload || {}) });
   const body = await r.json().catch(() => ({}));
   if (!r.ok) {
+    // a name that looks like an existing one (UTS #39 confusables: "Vıctım" next to "Victim") is refused too
+    if (r.status === 409 && body.code === "username-lookalike") throw new Error(t("account.err_lookalike", { name: String(body.existing ?? "") }));
     const key = { 401: "account.err_wrong", 409: "account.err_taken", 429: "account.err_slow" }[r.status];
     throw new Error(key ? t(key) : (typeof body.detail === "string" ? body.detail : `HTTP ${r.status}`));
   }

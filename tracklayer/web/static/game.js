@@ -66,6 +66,8 @@ function connect() {
   ws.onclose = (ev) => {
     ui.online = false; renderTop();
     if (ev.code === 4401 || ev.code === 4404) return;
+    // 1008: the server ended this connection for a reason it names (its first word a protocol error code)
+    if (ev.code === 1008) toast(ev.reason.startsWith("rate:") ? t("err.closed-rate") : t("err.closed", { detail: ev.reason }));
     // jittered: when a server process dies, its clients do not all come back at the same instant
     setTimeout(connect, ui.retry * (0.5 + Math.random()));
     ui.retry = Math.min(ui.retry * 2, 8000);
