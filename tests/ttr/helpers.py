@@ -65,6 +65,26 @@ def set_market(g: TTRGame, names: list[str | None]) -> None:
     g._legal = None
 
 
+def hoarded(g: TTRGame, market: list[str], deck: list[str], **hand0: int) -> None:
+    """Only these cards outside the hands: the market, the deck (last name on top) and player 0's hand
+    are set, the discard pile is empty and every other card of the game is in player 1's hand.
+
+    For the locomotive rule, which depends on the cards that are not in any hand.
+    """
+    b, s = g.board, g.state
+    set_market(g, market)
+    set_deck(g, deck)
+    set_discard(g, [])
+    rest = [b.per_color] * len(b.colors) + [b.locomotives]
+    for c in [*s.market, *s.deck]:
+        if c != EMPTY:
+            rest[c] -= 1
+    for c, k in enumerate(hand(g, 0, **hand0)):
+        rest[c] -= k
+    assert min(rest) >= 0, "more cards named than the game has"
+    s.hands[1:] = [rest] + [[0] * len(rest) for _ in range(s.n_players - 2)]
+
+
 def route(g: TTRGame, label: str) -> int:
     """Engine index of a route by ``A-B`` or ``A-B/colour``; the lane must be unique."""
     lanes = g.table.routes_named(label)

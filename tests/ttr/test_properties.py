@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import tracklayer
 from tracklayer.core.errors import IllegalAction
+from tracklayer.ttr.cards import EMPTY
 from tracklayer.ttr.state import OVER
 
 SETUPS = [("ttr-europe", v, n) for v in ("classic", "1912", "mega", "big-cities") for n in (2, 3, 4, 5)] + [
@@ -204,6 +205,30 @@ def test_apply_succeeds_exactly_for_legal_actions_and_illegal_ones_change_nothin
             assert action not in legal
         else:
             assert recorded in legal
+
+
+def market_reset_possible_but_not_made(g) -> bool:
+    """The 3-locomotive rule, written from the rulebooks: at any time, 3 or more locomotives face up are
+    replaced, unless no market of fewer than 3 can be made: fewer than 3 non-locomotive cards lie in
+    deck, discard pile and market together."""
+    s, loco = g.state, g.board.loco
+    outside_hands = [c for c in [*s.deck, *s.discard, *s.market] if c != EMPTY]
+    return s.market.count(loco) >= 3 and sum(1 for c in outside_hands if c != loco) >= 3
+
+
+@FAST
+@given(game=st.sampled_from(["ttr-europe", "ttr-new-york"]), n=st.integers(2, 4), seed=st.integers(0, 10**6),
+       hoarding=st.sampled_from([0.0, 0.8, 0.9]))
+def test_the_market_never_keeps_three_locomotives_when_a_reset_is_possible(game, n, seed, hoarding):
+    # players who mostly draw cards hold nearly all of them, so the piles run low and a claim's payment
+    # can be what makes a better market possible
+    g = tracklayer.new_game(game, n, seed=seed)
+    rnd = random.Random(seed)
+    while not g.is_over:
+        legal = g.legal_actions()
+        draws = [a for a in legal if a.kind == "draw"]
+        g.apply(rnd.choice(draws) if draws and rnd.random() < hoarding else legal[rnd.randrange(len(legal))])
+        assert not market_reset_possible_but_not_made(g), f"after move {len(g.moves)}: {g.moves[-1]}"
 
 
 def test_same_seed_same_game_and_different_seed_different_deal():

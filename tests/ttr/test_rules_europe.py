@@ -19,6 +19,7 @@ from tests.ttr.helpers import (
     city,
     claims_of,
     hand,
+    hoarded,
     lanes,
     legal_texts,
     oracle_legal,
@@ -142,13 +143,61 @@ def test_market_reset_stops_only_when_no_better_market_exists():
     assert legal_texts(g) == ["draw blue", "draw green", "draw deck"]  # no face-up locomotive as 2nd card
     g.apply("draw blue")  # the refill is a 4th locomotive: still nothing better to be had
     assert s.market.count(loco) == 4 and g.current_player == 1
-    # a claim puts cards in the discard: from the next card taken on, a better market can be made again
-    s.discard.extend(cards(g, "red", "red", "red"))
-    g._legal = None
-    g.apply("draw deck")
-    assert s.market.count(loco) == 4  # taking a blind card leaves the market alone
-    g.apply("draw green")  # the market is refilled: now it resets until it holds fewer than 3
+    hand(g, 1, red=1)
+    g.apply("claim Budapest-Wien/red: 1 red")  # 2 non-locomotives in the piles: still no better market
+    assert s.market.count(loco) == 4 and s.discard == cards(g, "red")
+    hand(g, 2, red=2)
+    g.apply("claim Rostov-Sochi: 2 red")  # 4 now: the market resets at once, until fewer than 3
     assert s.market.count(loco) < 3
+
+
+def test_market_reset_as_soon_as_a_claim_makes_one_possible():
+    # the rulebooks: "Sollten einmal mindestens 3 der 5 offen ausliegenden Karten Lokomotiven sein ..."
+    # (DE), "in un qualsiasi momento" (IT): not only when a face-up card is taken. Before the claim the
+    # white card is the only non-locomotive outside the hands; the 2 blue paid make 3, enough for a market
+    # of fewer than 3 locomotives
+    g = start(seed=3)
+    loco = g.board.loco
+    hoarded(g, ["locomotive", "locomotive", "white", "locomotive", "locomotive"], ["locomotive"] * 10, blue=2)
+    g.apply("claim Rostov-Sochi: 2 blue")
+    s = g.state
+    assert s.route_owner[route(g, "Rostov-Sochi")] == 0 and g.current_player == 1
+    assert s.market.count(loco) < 3
+    assert sorted(c for c in s.deck + s.discard + s.market if c != EMPTY) == sorted(
+        cards(g, "white", "blue", "blue") + [loco] * 14)
+    assert total_cards(g) == 110
+
+
+def test_market_reset_as_soon_as_a_station_is_paid():
+    g = start(seed=3)
+    hoarded(g, ["locomotive", "locomotive", "locomotive", "white", "white"], ["locomotive"] * 11, red=1)
+    g.apply("station Berlin: 1 red")
+    assert g.state.market.count(g.board.loco) < 3
+    assert total_cards(g) == 110
+
+
+def test_market_reset_as_soon_as_a_tunnel_is_built_at_once():
+    # only 2 cards left to reveal, neither counts: the tunnel is built at once and its 3 red make a reset possible
+    g = start(seed=3)
+    hoarded(g, ["locomotive"] * 5, ["blue", "white"], red=3)
+    g.apply("claim Erzurum-Sochi: 3 red")
+    s = g.state
+    assert s.route_owner[route(g, "Erzurum-Sochi")] == 0
+    assert s.market.count(g.board.loco) < 3
+    assert total_cards(g) == 110
+
+
+def test_market_reset_as_soon_as_a_tunnel_is_paid():
+    g = start(seed=3)
+    loco = g.board.loco
+    hoarded(g, ["locomotive"] * 5, ["locomotive"] * 6 + ["blue", "locomotive", "red"], red=3, locomotive=2)
+    g.apply("claim Erzurum-Sochi: 3 red")
+    s = g.state
+    assert g.phase == "tunnel" and s.market == [loco] * 5  # the cards wait on the table: nothing discarded yet
+    g.apply("pay: 2 locomotive")
+    assert s.route_owner[route(g, "Erzurum-Sochi")] == 0
+    assert s.market.count(loco) < 3
+    assert total_cards(g) == 110
 
 
 @pytest.mark.parametrize("seed", range(12))

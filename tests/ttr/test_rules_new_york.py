@@ -13,6 +13,7 @@ from tests.ttr.helpers import (
     cards,
     claims_of,
     hand,
+    hoarded,
     lanes,
     legal_texts,
     oracle_legal,
@@ -192,6 +193,22 @@ def test_taxi_reset_stops_when_no_better_market_exists():
     set_discard(g, [])
     g.apply("draw red")
     assert g.state.market == cards(g, "taxi", "taxi", "taxi", "blue", "green") and g.state.discard == []
+
+
+def test_taxi_reset_as_soon_as_a_claim_makes_one_possible():
+    # "Sobald zu einem beliebigen Zeitpunkt drei Taxikarten offen ausliegen ... sofort": not only when a
+    # face-up card is taken. Before the claim the 2 green are the only non-taxis outside the hands; with
+    # the 2 orange paid, a market of fewer than 3 taxis can be made
+    g = ny(seed=5)
+    taxi = g.board.loco
+    hoarded(g, ["green", "green", "taxi", "taxi", "taxi"], ["taxi"] * 5, orange=2)
+    g.apply("claim Lincoln Center-Central Park: 2 orange")
+    s = g.state
+    assert s.route_owner[route(g, "Lincoln Center-Central Park")] == 0 and g.current_player == 1
+    assert s.market.count(taxi) < 3
+    assert sorted(c for c in s.deck + s.discard + s.market if c != EMPTY) == sorted(
+        cards(g, "green", "green", "orange", "orange") + [taxi] * 8)
+    assert total_cards(g) == 44
 
 
 def test_empty_deck_reshuffles_discard():

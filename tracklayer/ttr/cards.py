@@ -33,14 +33,40 @@ def can_draw_from_deck(state: State) -> bool:
 
 
 def refill_market(state: State, board: Board) -> None:
-    """Fill empty face-up slots, then apply the locomotive reset rule.
+    """Fill empty face-up slots from the deck; the new cards fall under the locomotive rule at once."""
+    market = state.market
+    for slot, card in enumerate(market):
+        if card == EMPTY:
+            market[slot] = draw_from_deck(state)
+    check_locomotive_rule(state, board)
 
-    Reset: with ``loco_reset`` or more locomotives face up, all face-up cards are discarded and new
-    ones turned up, again and again (rules decision: "at any time") for as long as a market with
-    fewer locomotives can be made at all, i.e. while deck, discard and market together still hold
-    ``face_up - loco_reset + 1`` (Europe, New York: 3) cards that are not locomotives. Otherwise no
-    reset can help and the market stays as it is; the test is made again whenever the market is
-    refilled (a card taken), so no flag is needed.
+
+def discard(state: State, board: Board, cards: list[int]) -> None:
+    """Put cards on the discard pile (a payment, a tunnel's revealed cards) as one move.
+
+    The locomotive rule is checked right away: the new cards may make a better market possible
+    where there was none, and the rulebooks reset the market as soon as that is so.
+    """
+    state.discard.extend(cards)
+    check_locomotive_rule(state, board)
+
+
+def check_locomotive_rule(state: State, board: Board) -> None:
+    """The 3-locomotive rule, checked at once whenever the market or the piles gain cards.
+
+    The rulebooks: "Sollten einmal mindestens 3 der 5 offen ausliegenden Karten Lokomotiven sein"
+    (Europe DE), "in un qualsiasi momento" (Europe IT), "Sobald zu einem beliebigen Zeitpunkt drei
+    Taxikarten offen ausliegen ... sofort" (New York). With ``loco_reset`` or more locomotives face up,
+    all face-up cards are discarded and new ones turned up, again and again (rules decision) for as long
+    as a market with fewer locomotives can be made at all, i.e. while deck, discard and market together
+    still hold ``face_up - loco_reset + 1`` (Europe, New York: 3) cards that are not locomotives.
+    Otherwise no reset can help and the market stays as it is, until cards reach the piles or the
+    market again.
+
+    Callers: :func:`refill_market` (a face-up card taken, the end of a turn, setup) and :func:`discard`
+    (every card paid or revealed goes through it). Nothing else can make a reset possible: a blind draw
+    or a tunnel's reveal only takes cards out of the piles, and a reshuffle moves the discard pile into
+    the deck, which leaves the count of cards that are not locomotives as it is.
 
     Why the loop ends: while it runs, at least 3 non-locomotives are in deck + discard + market. Every
     reset draws from the deck, which is used up within a few resets; then the discard (holding every
@@ -48,9 +74,6 @@ def refill_market(state: State, board: Board) -> None:
     with a positive probability (the worst pile, 3 non-locomotives among 17 cards, still over 1 %).
     """
     market = state.market
-    for slot, card in enumerate(market):
-        if card == EMPTY:
-            market[slot] = draw_from_deck(state)
     loco, limit = board.loco, board.loco_reset
     if market.count(loco) < limit:
         return

@@ -27,7 +27,7 @@ from tracklayer.ttr.actions import (
     PayTunnel,
 )
 from tracklayer.ttr.board import GRAY, Board, Variant
-from tracklayer.ttr.cards import EMPTY, can_draw_from_deck, draw_from_deck, refill_market, take_face_up
+from tracklayer.ttr.cards import EMPTY, can_draw_from_deck, discard, draw_from_deck, refill_market, take_face_up
 from tracklayer.ttr.legal import ActionList
 from tracklayer.ttr.state import FREE, INITIAL, KEEP, MAIN, OVER, SECOND_DRAW, TUNNEL, State, Tunnel
 
@@ -369,8 +369,8 @@ class Rules:
             if t.n_color:
                 hand[t.color] += t.n_color
             hand[self.board.loco] += t.n_loco
-            s.discard.extend(t.revealed)
             s.tunnel = None
+            discard(s, self.board, t.revealed)
             self._end_turn(s)
         elif isinstance(action, Pass):
             if s.phase != MAIN or len(self._main_actions(s)):
@@ -413,13 +413,15 @@ class Rules:
             raise IllegalAction(f"you have {hand[b.loco]} {b.locomotive_name}(s), not {n_loco}")
 
     def _pay(self, s: State, color: int, n_color: int, n_loco: int) -> None:
+        discard(s, self.board, self._take_cards(s, color, n_color, n_loco))
+
+    def _take_cards(self, s: State, color: int, n_color: int, n_loco: int) -> list[int]:
+        """Take a payment out of the current player's hand; the caller puts it on the discard pile."""
         hand = s.hands[s.current]
-        if n_color:
+        if n_color:  # no colour cards: ``color`` may be NONE
             hand[color] -= n_color
-            s.discard.extend([color] * n_color)
-        if n_loco:
-            hand[self.board.loco] -= n_loco
-            s.discard.extend([self.board.loco] * n_loco)
+        hand[self.board.loco] -= n_loco
+        return [color] * n_color + [self.board.loco] * n_loco
 
     def _draw_card(self, s: State, action: DrawCard) -> None:
         b = self.board
@@ -513,12 +515,11 @@ class Rules:
             s.phase = TUNNEL
         return action
 
-    def _finish_tunnel(self, s: State, t: Tunnel) -> None:
-        if t.n_color:
-            s.discard.extend([t.color] * t.n_color)
-        s.discard.extend([self.board.loco] * t.n_loco)
-        s.discard.extend(t.revealed)
+    def _finish_tunnel(self, s: State, t: Tunnel, extra: list[int] | None = None) -> None:
+        """Build the tunnel: the extra payment, the cards played and the revealed ones are discarded
+        together, as one move, so the locomotive rule sees them all at once."""
         s.tunnel = None
+        discard(s, self.board, [*(extra or ()), *[t.color] * t.n_color, *[self.board.loco] * t.n_loco, *t.revealed])
         self._take_route(s, t.route)
         self._end_turn(s)
 
@@ -534,8 +535,7 @@ class Rules:
                                     f"{b.locomotive_name}s too")
             raise IllegalAction(f"extra cards must be {b.colors[t.color]} or {b.locomotive_name}s")
         self._check_hand(s, color, n_color, n_loco)
-        self._pay(s, color, n_color, n_loco)
-        self._finish_tunnel(s, t)
+        self._finish_tunnel(s, t, self._take_cards(s, color, n_color, n_loco))
 
     def _take_route(self, s: State, ri: int) -> None:
         p = s.current
