@@ -6,7 +6,8 @@ Every entry of each valid file (ttr-europe, ttr-new-york, trans-europa, trans-am
 document included, is replaced in turn by each value of ``VALUES`` (wrong types, huge numbers,
 markup, surrogates and control characters, near-miss names, deep nesting, long strings and lists);
 ``whole_files`` adds attacks on the file as a whole (deep nesting, 100,000-digit numbers, Latin-1,
-UTF-16 without a byte order mark, random bytes).
+UTF-16 without a byte order mark, random bytes), and ``encoded_files`` each valid file in every
+encoding a score file may have and some it may not.
 
 Standard library and tracklayer only, so the benchmark runs from a plain checkout without the
 test dependencies (it puts the checkout on ``sys.path``). It lives under tests/, not in the
@@ -111,3 +112,16 @@ def whole_files() -> list[bytes]:
             b"[" + b"1e999," * 100_000 + b"1]", text.encode("utf-16-le"), text.encode("latin-1"),
             "é".encode("latin-1") + text.encode(), bytes(rnd.randrange(256) for _ in range(500_000)),
             b'"' + b"\\u00e9" * 160_000 + b'"']
+
+
+def encoded_files() -> list[bytes]:
+    """Each valid file in each encoding the decoder reads (UTF-8 with and without a BOM, UTF-16 and
+    UTF-32 with a BOM, both byte orders), in some it refuses (UTF-16 without a BOM, Latin-1), and cut
+    off in the middle of a character."""
+    out: list[bytes] = []
+    for doc in VALID.values():
+        text = json.dumps(doc, ensure_ascii=False)
+        out += [text.encode(), text.encode("utf-8-sig"), text.encode("utf-16"), b"\xfe\xff" + text.encode("utf-16-be"),
+                text.encode("utf-32"), b"\x00\x00\xfe\xff" + text.encode("utf-32-be"), text.encode("utf-16-le"),
+                text.encode("latin-1", "replace"), text.encode("utf-16")[:-1], text.encode("utf-32")[:-2]]
+    return out

@@ -70,7 +70,8 @@ def test_the_valid_files_score(game):
     text = json.dumps(VALID[game], ensure_ascii=False)
     same = score_document(VALID[game])
     for raw in (text, text.encode(), b"\xef\xbb\xbf" + text.encode(), "\ufeff" + text,
-                b"\xff\xfe" + text.encode("utf-16-le"), b"\xfe\xff" + text.encode("utf-16-be")):
+                b"\xff\xfe" + text.encode("utf-16-le"), b"\xfe\xff" + text.encode("utf-16-be"),
+                b"\xff\xfe\x00\x00" + text.encode("utf-32-le"), b"\x00\x00\xfe\xff" + text.encode("utf-32-be")):
         assert score_document(raw) == same
 
 
@@ -97,8 +98,11 @@ def test_whole_file_attacks():
 @pytest.mark.parametrize(("raw", "needle"), [
     (json.dumps(VALID["ttr-europe"]).encode("utf-16-le"), "UTF-16 without a byte order mark"),
     (json.dumps(VALID["trans-europa"], ensure_ascii=False).encode("latin-1"), "not UTF-8 text: byte 0xFC"),
-    (b"\xff\xfe\x00\x00" + json.dumps(VALID["ttr-europe"]).encode("utf-32-le"), "UTF-32"),
-    (b"\xff\xfe\x00\xd8\x00\x00", "not valid UTF-16"),
+    (b"\xff\xfe\x00\x00" + b"{\x00\x00\x00\x00\x00\x11\x00",
+     "not valid UTF-32 text: code point not in range(0x110000) at byte offset 8"),
+    (b"\x00\x00\xfe\xff\x00\x00\x00", "not valid UTF-32 text: truncated data at byte offset 4"),
+    (b"\xff\xfe\x00\xd8\x00\x00", "not valid UTF-16 text: illegal UTF-16 surrogate at byte offset 2"),
+    (b"\xfe\xff\x00{\x00", "not valid UTF-16 text: truncated data at byte offset 4"),
     (bytes(range(256)), "binary data"),
     (b"\x89PNG\r\n\x1a\n", "binary data"),
     (b"[" * 100_000, "nested more than"),

@@ -37,13 +37,15 @@ def free_port() -> int:
 
 class Server:
     def __init__(self, db_url: str, log_path: Path, *, bot_delay: float = 0.0, rate: float = 10.0,
-                 idle_timeout: float | None = None, extra: tuple[str, ...] = NO_LIMITS) -> None:
+                 idle_timeout: float | None = None, extra: tuple[str, ...] = NO_LIMITS,
+                 env: dict[str, str] | None = None) -> None:
         self.db_url = db_url
         self.log_path = log_path
         self.bot_delay = bot_delay
         self.rate = rate
         self.idle_timeout = idle_timeout
         self.extra = extra  # more ``serve`` options
+        self.env = env or {}  # TRACKLAYER_* settings without a ``serve`` option
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -56,7 +58,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("TRACKLAYER_")}
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRACKLAYER_")} | self.env
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tracklayer.cli", "serve", "--port", str(self.port), "--database-url",
@@ -72,7 +74,13 @@ class Server:
                 if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
                     return self
             time.sleep(0.1)
-        raise RuntimeError("server did not start in 30 s")
+        self.proc.terminate()  # no caller will stop a server it never got (SIGTERM: uvicorn stops its workers too)
+        try:
+            self.proc.wait(STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+        raise RuntimeError(f"server did not start in 30 s: {self.log()[-3000:]}")
 
     def kill9(self) -> None:
         assert self.proc is not None

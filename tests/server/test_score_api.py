@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from tests.hostile_cases import encoded_files, whole_files
 from tests.server.helpers import database_url
 from tracklayer.cli import app as cli
 from tracklayer.server import Settings, create_app
@@ -64,3 +65,18 @@ def test_bad_files_give_400_with_the_cli_message(client: TestClient, tmp_path: P
     assert r.status_code == 400
     code, line = cli_score(tmp_path, content)
     assert code == 2 and r.json() == {"detail": line}
+
+
+def test_the_cli_and_the_api_give_the_same_answer_to_the_same_bytes(client: TestClient, tmp_path: Path) -> None:
+    """One decoder (``score_document``'s) for both: a UTF-16 or UTF-32 file with a byte order mark
+    scores on the page as on the command line, whatever Content-Type the page sends, and every
+    refused file is refused with the same line."""
+    corpus = [*encoded_files(), *whole_files(), b"[" * 50, b'{"game": NaN}', b"",
+              b'{"game": "ttr-europe", "players": [{"name": "A", "tickets": [["Paris", "Wien", ' + b"9" * 50 + b"]]}]}"]
+    for i, content in enumerate(corpus):
+        code, out = cli_score(tmp_path, content)
+        expected = (200, json.loads(out)) if code == 0 else (400, {"detail": out})
+        assert code in (0, 2), out
+        for headers in ({}, {"content-type": "application/json"}, {"content-type": "text/plain"}):
+            r = client.post("/api/score", content=content, headers=headers)
+            assert (r.status_code, r.json()) == expected, (i, headers, content[:60])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import pickle
 import types
 import typing
 from pathlib import Path
@@ -27,7 +28,8 @@ FIELDS = [f.name for f in dataclasses.fields(Settings)]
 
 # every field away from its default (test_other_differs_everywhere keeps it so for new fields)
 OTHER = Settings(database_url="postgresql://u:p@db.example/tracklayer", bot_delay=0.05, rate=2.5, burst=7,
-                 max_message=1000, max_frame=20_000, max_body=12_345, hello_timeout=3.25, tune_gc=False,
+                 max_message=1000, max_frame=20_000, max_body=12_345, header_timeout=2.5, body_timeout=0.0,
+                 hello_timeout=3.25, tune_gc=False,
                  idle_seconds=61.5, max_rooms=17, bot_workers=2, bot_seconds=0.75, games_per_minute=0.5,
                  bot_games=0)
 
@@ -111,6 +113,9 @@ def test_workers_hand_every_setting_to_their_processes(monkeypatch: pytest.Monke
     workers.run(settings, "127.0.0.1", 1, 2, "debug")
     assert calls and calls[0]["workers"] == 2
     assert Settings.from_env(env) == settings
+    # uvicorn builds each worker's protocol from this (pickled to the spawned process)
+    protocol = pickle.loads(pickle.dumps(calls[0]["http"]))
+    assert protocol.keywords == {"header_timeout": 2.5, "body_timeout": 0.0}
     assert env["TRACKLAYER_LOG_LEVEL"] == "debug" and env["PATH"] == "/bin"
 
 

@@ -6,9 +6,10 @@ thousands deep, a 20,000-character city name that fuzzy matching then compared w
 Each gave a traceback or a long hang somewhere else. Instead, every document passes two steps
 before any engine code sees it:
 
-1. :func:`decode_json` turns bytes into a JSON value: UTF-8 (with or without a BOM) or UTF-16 with
-   a BOM, a size limit, no RecursionError, huge numbers kept as :class:`HugeNumber` (never
-   converted, so Python's int-string limit is never hit).
+1. :func:`decode_json` turns bytes into a JSON value: :func:`decode_text`, the only decoder of a
+   score file's bytes (UTF-8 with or without a BOM, UTF-16 or UTF-32 with a BOM), a size limit, no
+   RecursionError, huge numbers kept as :class:`HugeNumber` (never converted, so Python's
+   int-string limit is never hit).
 2. :func:`check` matches the value against a schema (:class:`Text`, :class:`Whole`, :class:`ListOf`,
    :class:`Row`, :class:`Obj`, :class:`Choice`) and names the first problem with its path
    (``players[1].routes[3]``), then :func:`check_tree` walks the rest (keys the schema ignores):
@@ -84,18 +85,26 @@ def describe(value: Any) -> str:
 
 
 # ------------------------------------------------------------------------------------------ decoding
-def decode_text(raw: bytes) -> str:
-    """Bytes to text: UTF-8 (a BOM is skipped) or UTF-16 with a BOM; anything else is named."""
+# the byte order marks read, longest first: UTF-32's little-endian mark starts with UTF-16's
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32", "utf-32"), (b"\x00\x00\xfe\xff", "UTF-32", "utf-32"),
+         (b"\xff\xfe", "UTF-16", "utf-16"), (b"\xfe\xff", "UTF-16", "utf-16"))
+
+
+def decode_text(raw: bytes | bytearray | memoryview) -> str:
+    """The one decoder of a score file's bytes (``tracklayer score`` and ``POST /api/score`` both
+    reach it through :func:`decode_json`): UTF-8 (a BOM is skipped), or UTF-16 or UTF-32 with a BOM
+    (big- or little-endian). Anything else is named with the offset of the first bad byte, never
+    guessed: a Latin-1 file read as UTF-8 would score with misspelt cities."""
     raw = bytes(raw)
     if len(raw) > MAX_BYTES:
         raise ScoreFileError("", f"more than {MAX_BYTES:,} bytes; a score file is a few thousand")
-    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
-        raise ScoreFileError("", "UTF-32 text is not read; save the file as UTF-8")
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return raw.decode("utf-16")
-        except UnicodeDecodeError as exc:
-            raise ScoreFileError("", f"not valid UTF-16 text (byte {exc.start}); save the file as UTF-8") from None
+    for bom, name, codec in _BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw.decode(codec)  # the codec reads the BOM for the byte order and drops it
+            except UnicodeDecodeError as exc:
+                raise ScoreFileError("", f"not valid {name} text: {exc.reason} at byte offset {exc.start}; "
+                                         "save the file as UTF-8") from None
     if _CONTROL_BYTES.search(raw):  # never in JSON text; UTF-16 without a BOM looks like this too
         raise ScoreFileError("", "binary data, not a JSON text (UTF-16 without a byte order mark is not "
                                  "read either); save the file as UTF-8")

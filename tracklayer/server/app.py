@@ -87,6 +87,8 @@ ENV_VARS: dict[str, tuple[str, type]] = {
     "max_message": ("TRACKLAYER_MAX_MESSAGE", int),
     "max_frame": ("TRACKLAYER_MAX_FRAME", int),
     "max_body": ("TRACKLAYER_MAX_BODY", int),
+    "header_timeout": ("TRACKLAYER_HEADER_TIMEOUT", float),
+    "body_timeout": ("TRACKLAYER_BODY_TIMEOUT", float),
     "hello_timeout": ("TRACKLAYER_HELLO_TIMEOUT", float),
     "tune_gc": ("TRACKLAYER_TUNE_GC", bool),
     "idle_seconds": ("TRACKLAYER_IDLE_SECONDS", float),
@@ -109,6 +111,8 @@ class Settings:
     max_message: int = 4096  # bytes of one websocket message from a client
     max_frame: int = 65536  # bytes of one websocket frame: a bigger one closes the socket (1009)
     max_body: int = guard.MAX_BODY  # bytes of one HTTP request body (413 beyond)
+    header_timeout: float = 10.0  # seconds a request's headers may take to arrive (408 and closed; server/deadlines.py)
+    body_timeout: float = 30.0  # seconds a request's body may take to arrive after its headers (0: no limit, both)
     hello_timeout: float = 15.0
     tune_gc: bool = True  # see core/gcpause.py (a process-wide setting: off when embedding the app elsewhere)
     idle_seconds: float = 900.0  # a game nobody uses is unloaded from memory after this (rebuilt on next use)
@@ -144,6 +148,9 @@ class Settings:
             # str of a float is its shortest text that reads back as the same float
             out[var] = "" if value is None else ("1" if value else "0") if isinstance(value, bool) else str(value)
         return out
+
+
+SCORE_PATH = "/api/score"  # its body is a score file: score_document decodes it, not the body middleware
 
 
 def web_dir() -> Path:
@@ -187,7 +194,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="tracklayer", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
                   default_response_class=SafeJSONResponse)
-    app.add_middleware(BodyLimit, max_body=settings.max_body)
+    app.add_middleware(BodyLimit, max_body=settings.max_body, own_decoder=(SCORE_PATH,))
 
     # refusals render through SafeJSONResponse too: a detail quoting odd input must not become a 500
     @app.exception_handler(StarletteHTTPException)
@@ -340,7 +347,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(403, "send your seat or spectator token as 'Authorization: Bearer TOKEN'")
         return room.state_message(access)
 
-    @app.post("/api/score")
+    @app.post(SCORE_PATH)
     async def api_score(request: Request) -> JSONResponse:
         """Score a table position: the body is a score file; the answer is ``tracklayer score --json``'s."""
         from tracklayer.score_file import ScoreFileError, score_document

@@ -15,11 +15,12 @@ import json
 import logging
 import math
 import unicodedata
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from typing import Any
 
 from fastapi import HTTPException
 from fastapi.responses import JSONResponse
+from starlette.requests import ClientDisconnect
 
 log = logging.getLogger("tracklayer.server")
 
@@ -206,12 +207,18 @@ class BodyLimit:
     no request makes the server hold more than ``max_body`` bytes. A body sent as JSON
     (``Content-Type: application/json``) is read whole (it is at most ``max_body`` bytes), decoded by
     :func:`loads` (400 with the reason if it is not acceptable JSON) and left in the scope under
-    ``JSON_STASH`` for :func:`json_body`; the endpoint still receives the bytes as usual.
+    ``JSON_STASH`` for :func:`json_body`; the endpoint still receives the bytes as usual. A client
+    that leaves before its body has arrived gets no answer and leaves no error in the log.
+
+    The bodies of ``own_decoder`` paths are only counted, whatever their Content-Type: their endpoint
+    has a decoder of its own that must be the only one (``POST /api/score`` reads a score file with
+    ``tracklayer score``'s decoder, which takes UTF-16 with a BOM and names errors the CLI's way).
     """
 
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY, own_decoder: Collection[str] = ()) -> None:
         self.app = app
         self.max_body = max_body
+        self.own_decoder = frozenset(own_decoder)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -227,7 +234,7 @@ class BodyLimit:
                 if declared > self.max_body:
                     await self._refuse(send, 413, f"a request body is at most {self.max_body} bytes")
                     return
-        if _is_json(scope):
+        if _is_json(scope) and scope["path"] not in self.own_decoder:
             await self._json(scope, receive, send)
             return
         received = 0
@@ -254,6 +261,8 @@ class BodyLimit:
             if started:
                 raise
             await self._refuse(send, 413, exc.detail)
+        except ClientDisconnect:  # it went away, or was cut off (server/deadlines.py), while sending the body
+            log.debug("%s %s: the client left before its body had arrived", scope.get("method"), scope.get("path"))
 
     async def _json(self, scope: Scope, receive: Receive, send: Send) -> None:
         chunks: list[bytes] = []

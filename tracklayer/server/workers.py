@@ -17,8 +17,10 @@ so a ``kill -9`` leaves nothing to clean up).
 from __future__ import annotations
 
 import fcntl
+import functools
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -26,6 +28,7 @@ from tracklayer.server.db import normalise_url
 
 if TYPE_CHECKING:
     from tracklayer.server.app import Settings
+    from tracklayer.server.deadlines import RequestDeadlines
 
 _held: list[IO[bytes]] = []  # the lock file stays open (locked) for the life of the process
 
@@ -82,6 +85,14 @@ def make_app() -> Any:
     return create_app(Settings.from_env())
 
 
+def request_deadlines(settings: Settings) -> Callable[..., RequestDeadlines]:
+    """uvicorn's HTTP protocol for ``settings``: h11 with the header and body deadlines (deadlines.py)."""
+    from tracklayer.server.deadlines import RequestDeadlines
+
+    return functools.partial(RequestDeadlines, header_timeout=settings.header_timeout,
+                             body_timeout=settings.body_timeout)
+
+
 def run(settings: Settings, host: str, port: int, workers: int, log_level: str) -> None:
     """Serve with uvicorn: in this process, or in ``workers`` processes sharing the socket."""
     import uvicorn
@@ -91,7 +102,8 @@ def run(settings: Settings, host: str, port: int, workers: int, log_level: str) 
     # no permessage-deflate: states carry only what changed (~1-3 KB), and compressing every frame
     # cost ~10% of the server's CPU plus a zlib context per connection
     options: dict[str, Any] = {"host": host, "port": port, "ws": "websockets-sansio", "ws_max_size": settings.max_frame,
-                               "ws_per_message_deflate": False, "log_level": "info"}
+                               "ws_per_message_deflate": False, "log_level": "info",
+                               "http": request_deadlines(settings)}
     if workers <= 1:
         uvicorn.run(create_app(settings), **options)
         return
