@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
+from tests import waits
 from tests.hostile_cases import VALID, VALUES, entry_cases, paths, replaced, whole_files
 from tracklayer import score_file
 from tracklayer.cli import app, print_result
@@ -254,7 +255,7 @@ def test_the_installed_command(tmp_path, content, status):
     path.write_bytes(content)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.run([sys.executable, "-m", "tracklayer.cli", "score", str(path)], capture_output=True,
-                          timeout=120, env=env)
+                          timeout=waits.scaled(120), env=env)
     assert proc.returncode == status, proc.stderr
     if status:
         assert proc.stdout == b""
@@ -273,7 +274,7 @@ def test_the_benchmark_runs_on_the_same_corpus_without_test_dependencies(tmp_pat
               "runpy.run_path(sys.argv[0], run_name='__main__')\n")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300, env=env)
+                          timeout=waits.scaled(300), env=env)
     assert proc.returncode == 0, proc.stderr
     rows = {line[:20].strip(): line[20:].split() for line in proc.stdout.splitlines()[1:-1]}
     assert set(rows) == {*VALUES, "whole file"}, proc.stdout

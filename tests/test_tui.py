@@ -16,6 +16,7 @@ import pytest
 from rich.console import Console
 
 import tracklayer
+from tests import waits
 from tracklayer.bots import RandomBot, bot_names, make_bot
 from tracklayer.core.errors import IllegalAction, TracklayerError
 from tracklayer.tui.play import bot_kind, play_terminal, seat_names
@@ -229,7 +230,7 @@ def test_bad_arguments_raise_tracklayer_errors() -> None:
 def _cli(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"}
     return subprocess.run([sys.executable, "-m", "tracklayer.cli", "play", *args], input=stdin, text=True,
-                          capture_output=True, cwd=ROOT, env=env, timeout=60, check=False)
+                          capture_output=True, cwd=ROOT, env=env, timeout=waits.scaled(60), check=False)
 
 
 def test_cli_plays_a_piped_game_to_the_end() -> None:

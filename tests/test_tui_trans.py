@@ -17,6 +17,7 @@ import pytest
 from rich.console import Console
 
 import tracklayer
+from tests import waits
 from tracklayer.core.errors import IllegalAction, TracklayerError
 from tracklayer.tui import trans_render as tr
 from tracklayer.tui.play import play_terminal
@@ -266,7 +267,7 @@ def test_simple_bot_plays_legal_moves_and_finishes_games() -> None:
 def _cli(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "120", "PYTHONIOENCODING": "utf-8"}
     return subprocess.run([sys.executable, "-m", "tracklayer.cli", *args], input=stdin, text=True,
-                          capture_output=True, cwd=ROOT, env=env, timeout=120, check=False)
+                          capture_output=True, cwd=ROOT, env=env, timeout=waits.scaled(120), check=False)
 
 
 def test_cli_plays_a_piped_trans_game_to_the_end() -> None:

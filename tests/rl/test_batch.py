@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests import waits
 from tests.rl.trajectories import assert_same
 from tracklayer.core.errors import IllegalAction
 from tracklayer.rl import BatchEnv, SelfPlayPool
@@ -201,7 +202,7 @@ def test_options_that_do_not_pickle_are_refused_in_the_caller() -> None:
 
 
 def test_a_worker_killed_from_outside_is_noticed() -> None:
-    env = BatchEnv("ttr_new_york_v1", n=2, workers=2, timeout=60)
+    env = BatchEnv("ttr_new_york_v1", n=2, workers=2, timeout=waits.scaled(60))
     first = env.reset(seed=0)[0].copy()
     assert env._workers is not None
     # a call whose answers were never read (Ctrl-C while waiting): the next call skips them
@@ -214,7 +215,7 @@ def test_a_worker_killed_from_outside_is_noticed() -> None:
     assert env.get_attr("seat") == [int(s) for s in env.get_attr("seat")]  # answers in step with calls
     victim = env._workers.procs[1]
     victim.kill()
-    victim.join(10)
+    victim.join(waits.scaled(10))
     died = r"worker 1 \(pid \d+, rows 1..1\) died (before|during) step\(\) \(exit code -9\)"
     with pytest.raises(WorkerError, match=died):
         env.step(masks.argmax(axis=1))
@@ -228,6 +229,15 @@ def test_a_worker_that_does_not_answer_times_out() -> None:
     assert env.closed and env._workers is not None
     assert not any(p.is_alive() for p in env._workers.procs)
     assert issubclass(WorkerTimeoutError, WorkerError)
+
+
+def test_the_start_has_its_own_bound_not_the_calls_timeout() -> None:
+    """A worker's start (its process, the imports, its games) is bounded by ``start_timeout``, not by the
+    per-call ``timeout``: on a loaded machine a start takes many times a step's answer."""
+    with BatchEnv("ttr_new_york_v1", n=2, workers=1, timeout=1e-6) as env:
+        assert env._workers is not None and all(p.is_alive() for p in env._workers.procs)
+    with pytest.raises(WorkerTimeoutError, match=r"worker 0 \(pid \d+, rows 0..1\) did not start within 1e-06 s"):
+        BatchEnv("ttr_new_york_v1", n=2, workers=1, start_timeout=1e-6)
 
 
 # ---------------------------------------------------------------- close, garbage collection
@@ -257,5 +267,5 @@ def test_close_and_garbage_collection_stop_workers_and_free_shared_memory() -> N
     del env
     gc.collect()
     for p in procs:
-        p.join(10)
+        p.join(waits.scaled(10))
     assert not any(p.is_alive() for p in procs) and not segment_exists(name)

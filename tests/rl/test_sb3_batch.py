@@ -26,6 +26,7 @@ from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
+from tests import waits
 from tests.rl.trajectories import assert_same
 from tracklayer.rl import BatchEnv, make_gym
 from tracklayer.rl.sb3 import SB3BatchVecEnv
@@ -168,7 +169,7 @@ def test_maskable_ppo_learns_with_workers() -> None:
 def test_importing_tracklayer_rl_needs_no_sb3() -> None:
     code = ("import sys; import tracklayer.rl; "
             "assert 'stable_baselines3' not in sys.modules and 'sb3_contrib' not in sys.modules")
-    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=waits.scaled(120))
 
 
 def test_example_trains_the_same_model_with_batch_workers(monkeypatch: pytest.MonkeyPatch,

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from tests import waits
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> str:
-    proc = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=waits.scaled(120))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout
 

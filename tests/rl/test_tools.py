@@ -28,6 +28,7 @@ from pettingzoo.test import (
     seed_test,
 )
 
+from tests import waits
 from tracklayer.rl import BatchEnv, SelfPlayPool, env_names, make_gym, make_raw_env
 
 GYM_IDS = ["tracklayer/TTREurope-v2", "tracklayer/TTRNewYork-v1", "tracklayer/TransEuropa-v1",
@@ -396,7 +397,7 @@ def test_maskable_ppo_example_smoke() -> None:
 
     root = Path(__file__).resolve().parents[2]
     proc = subprocess.run([sys.executable, "examples/train_maskable_ppo.py", "--smoke", "--envs", "ttr_new_york_v1"],
-                          cwd=root, capture_output=True, text=True, timeout=300)
+                          cwd=root, capture_output=True, text=True, timeout=waits.scaled(300))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "ttr_new_york_v1 vs random: win rate" in proc.stdout and "95% CI" in proc.stdout
 

@@ -17,11 +17,14 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from tests import waits
+
 ROOT = Path(__file__).resolve().parents[2]
 PG_ENV = "TRACKLAYER_TEST_DATABASE_URL"
 # the tests create games faster than a person would: no per-address creation limits unless a test sets them
 NO_LIMITS = ("--games-per-minute", "0", "--bot-games", "0", "--bot-workers", "1")
 STOP_SECONDS = 30  # a server's graceful shutdown takes a second or two; far more means it hangs
+START_SECONDS = 120  # it is up in a few seconds; the bound (scaled by tests.waits) only ends a hang
 
 
 def database_url(tmp: Path) -> str:
@@ -48,6 +51,7 @@ class Server:
         self.env = env or {}  # TRACKLAYER_* settings without a ``serve`` option
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        self._procs: list[subprocess.Popen[bytes]] = []  # every start's process, each its group's leader
 
     @property
     def base(self) -> str:
@@ -57,54 +61,70 @@ class Server:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self) -> Server:
+    def argv(self) -> list[str]:
+        return [sys.executable, "-m", "tracklayer.cli", "serve", "--port", str(self.port), "--database-url",
+                self.db_url, "--bot-delay", str(self.bot_delay), "--rate-limit", str(self.rate),
+                *(["--idle-timeout", str(self.idle_timeout)] if self.idle_timeout is not None else []), *self.extra]
+
+    def start(self, start_seconds: float = START_SECONDS) -> Server:
+        """Start the server and wait for its health check while it lives. It leads its own process group
+        (its bot workers are in it): if it dies, the error carries its log; if it is not up within
+        ``start_seconds`` (scaled to the machine's load), or anything interrupts the wait, the whole
+        group is killed before the error goes up, so no server outlives a failed start."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRACKLAYER_")} | self.env
-        log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tracklayer.cli", "serve", "--port", str(self.port), "--database-url",
-             self.db_url, "--bot-delay", str(self.bot_delay), "--rate-limit", str(self.rate),
-             *(["--idle-timeout", str(self.idle_timeout)] if self.idle_timeout is not None else []), *self.extra],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        log.close()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text(errors='replace')[-3000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    return self
-            time.sleep(0.1)
-        self.proc.terminate()  # no caller will stop a server it never got (SIGTERM: uvicorn stops its workers too)
+        with self.log_path.open("ab") as log:
+            self.proc = waits.track(subprocess.Popen(self.argv(), cwd=ROOT, env=env, stdout=log,
+                                                     stderr=subprocess.STDOUT, **waits.NEW_SESSION))
+        self._procs.append(self.proc)
+        bound = waits.scaled(start_seconds)
+        end = time.monotonic() + bound
         try:
-            self.proc.wait(STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(10)
-        raise RuntimeError(f"server did not start in 30 s: {self.log()[-3000:]}")
+            while True:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"the server exited with code {self.proc.returncode} before it was up; "
+                                       f"its log ends: {self.log()[-3000:]}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(self.base + "/healthz", timeout=min(5.0, bound)).status_code == 200:
+                        return self
+                if time.monotonic() >= end:
+                    raise RuntimeError(f"the server did not answer /healthz within {bound:.0f} s (killed); "
+                                       f"its log ends: {self.log()[-3000:]}")
+                time.sleep(0.1)
+        except BaseException:
+            waits.kill_group(self.proc)
+            raise
 
     def kill9(self) -> None:
+        """SIGKILL the server process only, as a crash would: its bot workers must notice and exit
+        themselves (:func:`stop` kills whatever of its group is left)."""
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        self.proc.wait(waits.scaled(10))
 
     def stop(self) -> None:
         """SIGTERM, and a failure (after SIGKILL) if the server does not exit: a shutdown that hangs is a
-        bug (the game lease's task once ignored its cancellation), not something to kill quietly."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-                raise AssertionError(f"the server did not exit within {STOP_SECONDS} s of SIGTERM (killed); "
-                                     f"its log ends: {self.log()[-3000:]}") from None
+        bug (the game lease's task once ignored its cancellation), not something to kill quietly. Every
+        process group this server started (it, its bot workers, and those of a server killed by
+        :meth:`kill9`) is killed at the end, whatever happened."""
+        try:
+            if self.proc is not None and self.proc.poll() is None:
+                self.proc.terminate()
+                bound = waits.scaled(STOP_SECONDS)
+                try:
+                    self.proc.wait(bound)
+                except subprocess.TimeoutExpired:
+                    raise AssertionError(f"the server did not exit within {bound:.0f} s of SIGTERM (killed); "
+                                         f"its log ends: {self.log()[-3000:]}") from None
+        finally:
+            for proc in self._procs:
+                waits.kill_group(proc)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
     def create(self, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-        r = httpx.post(self.base + "/api/games", json={"game": game, "seats": seats, **extra}, timeout=10)
+        r = httpx.post(self.base + "/api/games", json={"game": game, "seats": seats, **extra},
+                       timeout=waits.scaled(10))
         assert r.status_code == 201, r.text
         return r.json()
 
@@ -125,7 +145,7 @@ class Client:
     """A websocket client that records every message it receives (the leak tests read them all)."""
 
     def __init__(self, url: str, token: str | None, hello: bool = True) -> None:
-        self._connect = connect(url, max_size=2**22, open_timeout=10)
+        self._connect = connect(url, max_size=2**22, open_timeout=waits.scaled(10))
         self.ws: ClientConnection = self._connect.__enter__()
         self.messages: list[dict[str, Any]] = []
         self.raw: list[str] = []
@@ -137,10 +157,14 @@ class Client:
         self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message; ``timeout`` is scaled to the machine's load (tests.waits), as in every wait here."""
+        return self._recv(waits.scaled(timeout))
+
+    def _recv(self, seconds: float) -> dict[str, Any]:
         try:
-            text = self.ws.recv(timeout=timeout)
+            text = self.ws.recv(timeout=seconds)
         except TimeoutError:
-            raise TimeoutError(f"no message within {timeout:.1f} s; the last ones: {self.messages[-3:]}") from None
+            raise TimeoutError(f"no message within {seconds:.1f} s; the last ones: {self.messages[-3:]}") from None
         assert isinstance(text, str)
         self.raw.append(text)
         msg = json.loads(text)
@@ -150,15 +174,16 @@ class Client:
         return msg
 
     def wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
+        bound = waits.scaled(timeout)
+        deadline = time.monotonic() + bound
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"no such message within {timeout:.0f} s; the last ones: {self.messages[-3:]}")
+                raise TimeoutError(f"no such message within {bound:.0f} s; the last ones: {self.messages[-3:]}")
             try:
-                msg = self.recv(left)
+                msg = self._recv(left)
             except TimeoutError:
-                raise TimeoutError(f"no such message within {timeout:.0f} s; the last ones: "
+                raise TimeoutError(f"no such message within {bound:.0f} s; the last ones: "
                                    f"{self.messages[-3:]}") from None
             if pred(msg):
                 return msg

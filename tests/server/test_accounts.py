@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
+from tests import waits
 from tests.server.helpers import database_url
 from tracklayer.server.accounts import COOKIE, AccountStore, _sid_hash, accounts, rated_games, ratings, sessions
 from tracklayer.server.app import Settings, create_app
@@ -183,7 +184,7 @@ def play_out(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
     rng = random.Random(7)
     with client.websocket_connect(f"/ws/{game_id}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": token}))
-        deadline = time.monotonic() + 240
+        deadline = waits.deadline(240)
         while time.monotonic() < deadline:
             msg = ws.receive_json()
             if msg.get("type") == "error" and msg.get("code") == "rate":
@@ -204,7 +205,7 @@ def play_out(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
 
 
 def wait_rated(engine: sa.Engine, game_id: str) -> None:
-    deadline = time.monotonic() + 30
+    deadline = waits.deadline(30)
     while time.monotonic() < deadline:
         with engine.connect() as conn:
             if conn.execute(sa.select(rated_games).where(rated_games.c.game_id == game_id)).first():

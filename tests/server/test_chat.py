@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import insert, inspect
 
 import tracklayer
+from tests import waits
 from tests.server.helpers import PG_ENV, Client, Server, database_url, running
 from tracklayer.server.chat import MAX_CHAT, RATE_COUNT, clean_text
 from tracklayer.server.db import make_engine
@@ -54,7 +55,7 @@ def test_players_and_spectators_chat_and_history_survives_a_restart(tmp_path: Pa
             ann.close()
             spec.close()
         # a game with a chat still plays and lists
-        assert httpx.get(f"{srv.base}/api/games/{gid}", timeout=10).status_code == 200
+        assert httpx.get(f"{srv.base}/api/games/{gid}", timeout=waits.scaled(10)).status_code == 200
     with running(url, tmp_path / "b.log") as srv:  # stored with the game: back after a restart
         bob = srv.client(gid, out["seats"][1]["token"])
         try:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from tests import waits
 from tests.server.helpers import Client, Server
 from tracklayer.server.db import GameRecord, Store
 from tracklayer.server.guard import valid_game_id
@@ -26,11 +27,11 @@ SURROGATE_NAME = '{"game": "ttr-new-york", "seats": [{"name": "A\\ud800"}, {"kin
 
 def post_raw(server: Server, body: bytes | str, **headers: str) -> httpx.Response:
     return httpx.post(server.base + "/api/games", content=body,
-                      headers={"Content-Type": "application/json", **headers}, timeout=30)
+                      headers={"Content-Type": "application/json", **headers}, timeout=waits.scaled(30))
 
 
 def lobby_ok(server: Server) -> list[dict[str, Any]]:
-    r = httpx.get(server.base + "/api/games", timeout=30)
+    r = httpx.get(server.base + "/api/games", timeout=waits.scaled(30))
     assert r.status_code == 200, r.text
     assert httpx.get(server.base + "/healthz").json() == {"status": "ok"}
     return r.json()["games"]
@@ -115,7 +116,7 @@ def test_a_bad_stored_row_does_not_break_the_lobby(server: Server, bad_rows: tup
 ])
 def test_bodies_are_decoded_safely(server: Server, body: str | bytes, words: str) -> None:
     for headers in ({"Content-Type": "application/json"}, {}):
-        r = httpx.post(server.base + "/api/games", content=body, headers=headers, timeout=30)
+        r = httpx.post(server.base + "/api/games", content=body, headers=headers, timeout=waits.scaled(30))
         assert r.status_code == 400 and words in r.json()["detail"], (headers, r.text[:300])
     lobby_ok(server)
 
@@ -130,7 +131,8 @@ def test_request_bodies_are_limited(server: Server) -> None:
             yield b" " * 65536
 
     for ctype in ("application/json", "text/plain"):
-        r = httpx.post(server.base + "/api/games", content=chunks(), headers={"Content-Type": ctype}, timeout=30)
+        r = httpx.post(server.base + "/api/games", content=chunks(), headers={"Content-Type": ctype},
+                       timeout=waits.scaled(30))
         assert r.status_code == 413, r.text
     lobby_ok(server)
 
@@ -152,11 +154,11 @@ def test_ids_that_can_name_no_game() -> None:
 
 
 def _closed_with(ws_url: str, first: str | bytes) -> tuple[dict[str, Any], int | None]:
-    with connect(ws_url, open_timeout=10) as ws:
+    with connect(ws_url, open_timeout=waits.scaled(10)) as ws:
         ws.send(first)
-        msg = json.loads(ws.recv(timeout=10))
+        msg = json.loads(ws.recv(timeout=waits.scaled(10)))
         with pytest.raises(ConnectionClosed):
-            ws.recv(timeout=10)
+            ws.recv(timeout=waits.scaled(10))
         return msg, ws.close_code
 
 
@@ -213,7 +215,7 @@ def test_status_filter(server: Server) -> None:
 # ---------------------------------------------------------------------------- fuzz
 @pytest.fixture(scope="module")
 def http(server: Server) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.base, timeout=30) as client:
+    with httpx.Client(base_url=server.base, timeout=waits.scaled(30)) as client:
         yield client
 
 

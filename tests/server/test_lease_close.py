@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import tracklayer.server as server_pkg
+from tests import waits
 from tests.server.helpers import PG_ENV
 from tracklayer.server import lease as lease_mod
 
@@ -37,7 +38,7 @@ def test_lease_task_ends_when_closed_at_any_moment(monkeypatch: pytest.MonkeyPat
             lease.want(f"lease-close-test-{i}")
             await asyncio.sleep(0.03 + random.random() * 0.07)
             closer = asyncio.ensure_future(lease.close())
-            done, _ = await asyncio.wait([closer], timeout=15)
+            done, _ = await asyncio.wait([closer], timeout=waits.scaled(15))
             if not done:  # leave nothing running behind: the connection closes with the loop
                 hung.append(i)
         return hung

@@ -14,12 +14,13 @@ import httpx
 import pytest
 from sqlalchemy import update
 
+from tests import waits
 from tests.server.helpers import Server, database_url, running
 from tracklayer.server.db import Store, games
 
 
 def _post(server: Server, path: str, body: Any, **kw: Any) -> httpx.Response:
-    return httpx.post(server.base + path, json=body, timeout=20, **kw)
+    return httpx.post(server.base + path, json=body, timeout=waits.scaled(20), **kw)
 
 
 def _open_game(server: Server, **extra: Any) -> dict[str, Any]:
@@ -62,7 +63,7 @@ def test_open_seat_waits_then_join_starts_the_game(server: Server) -> None:
 def _race_joins(game_id: str, joiners: list[tuple[Server, str]]) -> list[httpx.Response]:
     """Every ``(server, name)`` asks to join at the same moment (a barrier); their answers."""
     results: list[httpx.Response] = []
-    barrier = threading.Barrier(len(joiners), timeout=30)
+    barrier = threading.Barrier(len(joiners), timeout=waits.scaled(30))
 
     def join(srv: Server, name: str) -> None:
         barrier.wait()
@@ -72,7 +73,7 @@ def _race_joins(game_id: str, joiners: list[tuple[Server, str]]) -> list[httpx.R
     for t in threads:
         t.start()
     for t in threads:
-        t.join(60)
+        t.join(waits.scaled(60))
     assert not any(t.is_alive() for t in threads), "a join request did not come back within 60 s"
     return results
 
@@ -165,6 +166,7 @@ def _deadline_now(db_url: str, gid: str) -> None:
 
 def _wait_for(check: Any, timeout: float = 60.0, what: str = "the condition") -> Any:
     """Poll ``check`` until it returns something true; a clear failure (not a hang) after ``timeout``."""
+    timeout = waits.scaled(timeout)
     deadline = time.monotonic() + timeout
     value = None
     while time.monotonic() < deadline:
@@ -208,7 +210,7 @@ def test_bot_fill_deadline_survives_a_restart(tmp_path: Path) -> None:
         seen: list[dict[str, Any]] = []
 
         def started() -> dict[str, Any] | None:
-            seen.append(httpx.get(srv.base + f"/api/games/{gid}", timeout=20).json())
+            seen.append(httpx.get(srv.base + f"/api/games/{gid}", timeout=waits.scaled(20)).json())
             return seen[-1] if seen[-1]["status"] != "waiting" else None
 
         try:
@@ -309,7 +311,7 @@ def test_a_fill_by_another_process_is_never_half_seen(tmp_path: Path) -> None:
 
         def poll() -> None:  # b's summary, as often as it answers, until the game has started there
             while not stop.is_set():
-                info = httpx.get(b.base + f"/api/games/{gid}", timeout=20).json()
+                info = httpx.get(b.base + f"/api/games/{gid}", timeout=waits.scaled(20)).json()
                 seen.append((info["status"], [s["kind"] for s in info["seats"]]))
 
         poller = threading.Thread(target=poll)
@@ -324,7 +326,7 @@ def test_a_fill_by_another_process_is_never_half_seen(tmp_path: Path) -> None:
         finally:
             stop.set()
             if poller.is_alive():
-                poller.join(30)
+                poller.join(waits.scaled(30))
             on_a.close()
             on_b.close()
         states = [(("waiting" if m.get("waiting") else "started"), [p["kind"] for p in m["seats"]])

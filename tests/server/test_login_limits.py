@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from fastapi import HTTPException
 from fastapi.testclient import TestClient
 
+from tests import waits
 from tests.server.helpers import PG_ENV, Server, database_url
 from tracklayer.server.accounts import LOGIN_FAILS_PER_NAME, LOGIN_PER_ADDRESS, LoginLimiter, login_limits
 from tracklayer.server.app import Settings, create_app
@@ -139,7 +140,7 @@ def test_racing_processes_get_no_more_than_the_limit(engine: sa.Engine, url: str
     for t in threads:
         t.start()
     for t in threads:
-        t.join(60)
+        t.join(waits.scaled(60))
     for e in engines:
         e.dispose()
     assert len(passed) == LOGIN_FAILS_PER_NAME  # 24 attempts, 8 let through
@@ -156,14 +157,15 @@ def test_two_server_processes_share_the_login_limits(tmp_path: Path) -> None:
         headers = {"X-Forwarded-For": f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}"}  # a label only
         user = f"eve_{secrets.token_hex(4)}"
         r = httpx.post(servers[0].base + "/api/register", json={"username": user, "password": PASSWORD},
-                       headers=headers, timeout=30)
+                       headers=headers, timeout=waits.scaled(30))
         assert r.status_code == 201, r.text
         codes = [httpx.post(servers[k % 2].base + "/api/login", json={"username": user, "password": "wrong one"},
-                            headers=headers, timeout=30).status_code for k in range(LOGIN_FAILS_PER_NAME + 1)]
+                            headers=headers, timeout=waits.scaled(30)).status_code
+                 for k in range(LOGIN_FAILS_PER_NAME + 1)]
         assert codes == [401] * LOGIN_FAILS_PER_NAME + [429]
         for s in servers:
             r = httpx.post(s.base + "/api/login", json={"username": user, "password": PASSWORD}, headers=headers,
-                           timeout=30)
+                           timeout=waits.scaled(30))
             assert r.status_code == 429
     finally:
         for s in servers:

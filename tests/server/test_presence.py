@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests import waits
 from tests.server.helpers import PG_ENV, Server
 from tracklayer.server.presence import EXPIRY, MAX_PAYLOAD, Presence, _payloads
 
@@ -98,7 +99,7 @@ def test_a_seat_connected_to_another_process_shows_online(tmp_path: Path) -> Non
         ann.wait_state(lambda s: online(s) == [True, True, False], timeout=30)
         bob.wait_state(lambda s: online(s) == [True, True, False], timeout=30)
         for server in (a, b):  # the public summary too
-            seats = httpx.get(f"{server.base}/api/games/{gid}", timeout=10).json()["seats"]
+            seats = httpx.get(f"{server.base}/api/games/{gid}", timeout=waits.scaled(10)).json()["seats"]
             assert [s["online"] for s in seats] == [True, True, False]
         bob.close()
         clients.remove(bob)

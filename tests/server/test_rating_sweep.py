@@ -30,6 +30,7 @@ import pytest
 import sqlalchemy as sa
 
 import tracklayer
+from tests import waits
 from tests.server.helpers import PG_ENV, ROOT, Server, database_url
 from tracklayer.server.accounts import (
     AccountStore,
@@ -180,7 +181,7 @@ def test_a_restarted_server_rates_what_the_crash_left(tmp_path: Path) -> None:
         gid, _ = left_unrated(store, [a, b], age=120)  # past the servers grace (60 s), within the tests (300 s)
         server = Server(url, tmp_path / "server.log").start()
         try:
-            deadline = time.monotonic() + 60
+            deadline = waits.deadline(60)
             while times_rated(store, gid) != (1, 2):
                 assert time.monotonic() < deadline, server.log()[-3000:]
                 time.sleep(0.1)
@@ -225,12 +226,12 @@ def test_two_processes_rating_the_same_games_at_once_rate_each_once(tmp_path: Pa
             procs.append(subprocess.Popen([sys.executable, "-c", RACER, url, ",".join(gids), str(tmp_path / name),
                                            str(go)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
                                           env={**os.environ, "PYTHONPATH": str(ROOT)}))
-        deadline = time.monotonic() + 60
+        deadline = waits.deadline(60)
         while not ((tmp_path / "a").exists() and (tmp_path / "b").exists()):
             assert time.monotonic() < deadline and all(p.poll() is None for p in procs)
             time.sleep(0.05)
         go.touch()
-        outs = [p.communicate(timeout=120)[0].strip() for p in procs]
+        outs = [p.communicate(timeout=waits.scaled(120))[0].strip() for p in procs]
         assert [p.returncode for p in procs] == [0, 0]
         won = [set(filter(None, o.splitlines()[-1].split(","))) if o else set() for o in outs]
         assert won[0] | won[1] == set(gids) and not won[0] & won[1]
@@ -259,7 +260,7 @@ def test_two_servers_starting_at_once_rate_each_game_once(tmp_path: Path) -> Non
                 t.start()
             for t in starting:
                 t.join()
-            deadline = time.monotonic() + 60
+            deadline = waits.deadline(60)
             while any(times_rated(store, g) != (1, 2) for g in gids):
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
@@ -287,7 +288,7 @@ def test_a_server_killed_while_rating_leaves_the_game_to_the_next_one(tmp_path: 
     try:
         headers = {"X-Forwarded-For": f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}"}  # a label only
         user = f"kim_{secrets.token_hex(4)}"
-        with httpx.Client(base_url=server.base, headers=headers, timeout=30) as http:
+        with httpx.Client(base_url=server.base, headers=headers, timeout=waits.scaled(30)) as http:
             r = http.post("/api/register", json={"username": user, "password": "correct horse battery"})
             assert r.status_code == 201, r.text
             created = http.post("/api/games", headers={"X-CSRF-Token": r.json()["csrf"]}, json={
@@ -312,7 +313,7 @@ def test_a_server_killed_while_rating_leaves_the_game_to_the_next_one(tmp_path: 
                 kim.move(rng.choice(claims or state["legal"]), state["moves"])
         finally:
             kim.close()
-        deadline = time.monotonic() + 60  # the server's rating transaction waits for the row the test holds
+        deadline = waits.deadline(60)  # the server's rating transaction waits for the row the test holds
         while not holder.exec_driver_sql("SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
                                          (pid,)).scalar_one():
             assert time.monotonic() < deadline, server.log()[-3000:]
@@ -326,7 +327,7 @@ def test_a_server_killed_while_rating_leaves_the_game_to_the_next_one(tmp_path: 
             conn.execute(sa.update(games).where(games.c.id == gid).values(updated_at=games.c.updated_at - 120))
         again = Server(url, tmp_path / "b.log").start()
         try:
-            deadline = time.monotonic() + 60
+            deadline = waits.deadline(60)
             while times_rated(store, gid) != (1, 2):
                 assert time.monotonic() < deadline, again.log()[-3000:]
                 time.sleep(0.1)

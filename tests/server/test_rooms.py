@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import tracklayer
+from tests import waits
 from tests.server.helpers import database_url, running
 from tracklayer.server.db import GameRecord, MoveConflict, Store
 from tracklayer.server.rooms import Access, Committer, Connection, Rooms
@@ -93,7 +94,7 @@ def test_server_unloads_an_idle_game_and_reopens_it(tmp_path: Path) -> None:
             ann.wait_state(lambda st: st["moves"] == 1)
         finally:
             ann.close()
-        deadline = time.monotonic() + 20
+        deadline = waits.deadline(20)
         while f"game {gid} unloaded" not in srv.log():
             assert time.monotonic() < deadline, "the idle game was never unloaded"
             time.sleep(0.1)
@@ -118,7 +119,7 @@ class _GatedStore:
 
     def append_batch(self, items: list[tuple[str, int, str, str | None]]) -> list[bool]:
         self.entered.set()
-        self.gate.wait(10)
+        self.gate.wait(waits.scaled(10))
         self.batches.append(list(items))
         if self.fail is not None:
             raise self.fail

@@ -28,6 +28,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 import tracklayer
+from tests import waits
 from tests.server.helpers import PG_ENV, ROOT, Client, Server, free_port
 from tracklayer.server.db import Store
 
@@ -67,7 +68,7 @@ def _bot_moves(log: str, gid: str) -> set[int]:
 
 def _await_leases(server: Server, games: list[dict[str, Any]]) -> None:
     """Wait until ``server`` owns these games (it created them; its lease is a query away)."""
-    deadline = time.monotonic() + 20
+    deadline = waits.deadline(20)
     while not all(f"game {g['id']}: lease taken" in server.log() for g in games):
         assert time.monotonic() < deadline, "the creating process did not take its games' leases"
         time.sleep(0.05)
@@ -163,7 +164,7 @@ def test_each_games_bots_run_in_one_process(tmp_path: Path) -> None:
 def _refused(args: list[str], tmp: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TRACKLAYER_")}
     return subprocess.run([sys.executable, "-m", "tracklayer.cli", "serve", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=waits.scaled(60))
 
 
 def test_several_processes_on_sqlite_are_refused(tmp_path: Path) -> None:
@@ -198,10 +199,10 @@ def _nginx(tmp: Path, ports: list[int]) -> Iterator[int]:
     proc = subprocess.Popen([NGINX, "-p", str(tmp), "-e", str(tmp / "nginx-error.log"), "-c", str(main),
                              "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 20
+        deadline = waits.deadline(20)
         while True:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=waits.scaled(2)).status_code == 200:
                     break
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"nginx did not start: {(tmp / 'nginx-error.log').read_text(errors='replace')}")
@@ -209,7 +210,7 @@ def _nginx(tmp: Path, ports: list[int]) -> Iterator[int]:
         yield port
     finally:
         proc.terminate()
-        proc.wait(10)
+        proc.wait(waits.scaled(10))
 
 
 async def _seat(url: str, token: str, acked: dict[int, str], seen: list[int], stop: asyncio.Event,
@@ -219,7 +220,7 @@ async def _seat(url: str, token: str, acked: dict[int, str], seen: list[int], st
     rng = random.Random(token)
     while not stop.is_set():
         try:
-            async with connect(url, open_timeout=10, max_size=2**22) as ws:
+            async with connect(url, open_timeout=waits.scaled(10), max_size=2**22) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
                 while not stop.is_set():
                     try:
@@ -262,7 +263,7 @@ def test_kill_9_of_one_process_under_load(tmp_path: Path) -> None:
                      for g in games for s in g["seats"] if s["kind"] == "human"]
 
             async def until(pred: Any, what: str) -> None:
-                deadline = time.monotonic() + 120
+                deadline = waits.deadline(120)
                 while not pred():
                     assert time.monotonic() < deadline, f"timed out waiting for {what}: {seen}"
                     assert not any(t.done() and t.exception() for t in tasks), [t.exception() for t in tasks]
@@ -305,7 +306,7 @@ def test_serve_workers_share_the_games(tmp_path: Path) -> None:
     try:
         out = srv.create("ttr-new-york", [{"name": "Ann"}, {"name": "Bob"}], first_player=0)
         gid = out["id"]
-        deadline = time.monotonic() + 30
+        deadline = waits.deadline(30)
         while srv.log().count("listening for moves") < 2:  # both workers are up
             assert time.monotonic() < deadline, srv.log()[-2000:]
             time.sleep(0.2)
@@ -345,7 +346,7 @@ def _terminate(role: str) -> int:
 
 
 async def _until(pred: Any, what: str, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
+    deadline = waits.deadline(timeout)
     while not pred():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         await asyncio.sleep(0.02)
@@ -426,7 +427,7 @@ def test_lease_passes_to_another_process_when_its_holder_unloads_the_game() -> N
             assert other is not None
             await asyncio.sleep(1.5)  # more than a retry period: the second still does not own it
             assert not clusters[1].owns(room.id)
-            assert first.evict(now=time.monotonic() + 7200) == [room.id]  # idle: unloaded, released
+            assert first.evict(now=waits.deadline(7200)) == [room.id]  # idle: unloaded, released
             await _until(lambda: clusters[1].owns(room.id), "the takeover")
             assert not clusters[0].owns(room.id)
         finally:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from tests import waits
 from tests.server.helpers import database_url
 from tracklayer.server import Settings, create_app
 from tracklayer.ttr.board import load_board
@@ -58,7 +59,7 @@ def run_cli(tmp_path: Path, content: bytes) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "position.json"
     path.write_bytes(content)
     return subprocess.run([sys.executable, "-m", "tracklayer.cli", "score", "--json", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=waits.scaled(120))
 
 
 @pytest.mark.parametrize("name", sorted(POSITIONS))

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from tests import waits
 from tests.server.helpers import Server, database_url, running
 
 LIMIT = "1"  # seconds, both deadlines
@@ -63,7 +64,7 @@ def drip_until_closed(dripping: list[socket.socket], drip: bytes, quiet: list[so
     with selectors.DefaultSelector() as sel:
         for s in socks:
             sel.register(s, selectors.EVENT_READ)
-        deadline = time.monotonic() + PATIENCE
+        deadline = waits.deadline(PATIENCE)
         while open_:
             assert time.monotonic() < deadline, f"{len(open_)} of {len(socks)} slow sockets still open"
             for key, _ in sel.select(timeout=TICK):

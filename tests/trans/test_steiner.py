@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import tracklayer
 from tracklayer.trans import steiner
+from tracklayer.trans.board import load_board
 from tracklayer.trans.steiner import SteinerInfeasibleError, min_steiner, min_steiner_many
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "tracklayer" / "maps" / "data"
@@ -472,3 +473,84 @@ def test_a_frozen_table_gives_what_lists_give(board: Board) -> None:
         expected = board.solve(terminals, costs)
         assert min_steiner(board.n, frozen, costs, terminals) == expected
         assert min_steiner(board.n, frozen, costs, terminals) == expected
+
+
+# --------------------------------------------------------------------------- pruning bounds
+
+
+def contracted(
+    n: int, edges: list[Edge], terminals: Sequence[int]
+) -> tuple[int, list[list[tuple[int, int]]], list[int]]:
+    """The positive-cost graph the DP runs on, and the terminals' nodes in it (root first)."""
+    adjacency, costs = build_adjacency(n, edges)
+    scan = steiner._edge_scan(adjacency)
+    comp, n_nodes = steiner._contract_zero_edges(n, scan, costs)
+    adj, _ = steiner._contracted_graph(scan, costs, comp, n_nodes)
+    return n_nodes, adj, list(dict.fromkeys(comp[t] for t in terminals))
+
+
+def exact_tree(n_nodes: int, adj: list[list[tuple[int, int]]], nodes: Sequence[int]) -> int:
+    """Cheapest tree joining ``nodes`` in the contracted graph (the full DP, checked above)."""
+    nodes = list(dict.fromkeys(nodes))
+    if len(nodes) <= 1:
+        return 0
+    return steiner._steiner_on_positive_graph(n_nodes, adj, nodes, prune=False)[0]
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.data())
+def test_triangle_bounds_keep_what_the_pruning_argument_needs(data: st.DataObject) -> None:
+    """For every set S of non-root terminals and node v, lb_S(v) (the bound for the root and the
+    terminals outside S): (i) is at most the cheapest tree joining v to them, (ii) grows by at most
+    a line's cost along it, (iii) for a split S = a + b, lb_a(v) <= (tree joining v to b) + lb_S(v)."""
+    n, edges = data.draw(grid_pieces(max_points=9))
+    terminals = data.draw(st.lists(st.integers(0, n - 1), min_size=min(n, 4), max_size=5, unique=True))
+    n_nodes, adj, term_nodes = contracted(n, edges, terminals)
+    dist = [steiner._distances(t, adj, n_nodes, steiner._max_cost(adj)) for t in term_nodes]
+    if len(term_nodes) < 3 or any(d >= steiner._INF for d in dist[0]):
+        return  # the pruning runs only with three or more nodes to join, on a connected graph
+    bounds = steiner._TriangleBounds(dist, term_nodes)
+    others = term_nodes[1:]
+    full = (1 << len(others)) - 1
+    for s in range(1, full):
+        lb = bounds.outside(full ^ s)
+        outside = [term_nodes[0]] + [t for i, t in enumerate(others) if not s >> i & 1]
+        for v in range(n_nodes):
+            assert lb[v] <= exact_tree(n_nodes, adj, [v, *outside])
+            assert all(lb[u] <= lb[v] + w for u, w in adj[v])
+        a = s & (s - 1)
+        while a:
+            lb_a = bounds.outside(full ^ a)
+            b_nodes = [t for i, t in enumerate(others) if (s ^ a) >> i & 1]
+            for v in range(n_nodes):
+                assert lb_a[v] <= exact_tree(n_nodes, adj, [v, *b_nodes]) + lb[v]
+            a = (a - 1) & s
+
+
+@settings(deadline=None, max_examples=150)
+@given(st.data())
+def test_path_heuristic_is_the_cost_of_a_tree(data: st.DataObject) -> None:
+    """The pruning's upper bound is never below the optimum (else it would cut optimal trees)."""
+    n, edges = data.draw(grid_pieces())
+    terminals = data.draw(st.lists(st.integers(0, n - 1), min_size=min(n, 2), max_size=6, unique=True))
+    n_nodes, adj, term_nodes = contracted(n, edges, terminals)
+    dist = [steiner._distances(t, adj, n_nodes, steiner._max_cost(adj)) for t in term_nodes]
+    if any(dist[0][t] >= steiner._INF for t in term_nodes):
+        return
+    assert steiner._path_heuristic_bound(dist, term_nodes, adj) >= exact_tree(n_nodes, adj, term_nodes)
+
+
+def test_path_heuristic_is_tight_where_the_spanning_tree_is_not() -> None:
+    """Six spread-out Trans Europa cities on an empty board: the spanning tree of their distances
+    is 5 rails above the optimum, the shortest-path heuristic at most one, which is what keeps the
+    pruned DP small on this worst case."""
+    b = load_board("trans-europa")
+    terminals = [30, 200, 7, 158, 132, 123]
+    scan = steiner._edge_scan(b.adjacency)
+    comp, n_nodes = steiner._contract_zero_edges(b.n_points, scan, b.edge_cost)
+    adj, _ = steiner._contracted_graph(scan, b.edge_cost, comp, n_nodes)
+    term_nodes = [comp[t] for t in terminals]
+    dist = [steiner._distances(t, adj, n_nodes, 2) for t in term_nodes]
+    best = min_steiner(b.n_points, b.adjacency, b.edge_cost, terminals)[0]
+    assert steiner._spanning_bound(dist[0], dist[1:], term_nodes[1:]) == best + 5
+    assert best <= steiner._path_heuristic_bound(dist, term_nodes, adj) <= best + 1

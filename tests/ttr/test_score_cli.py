@@ -9,6 +9,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
+from tests import waits
 from tracklayer.cli import app
 
 runner = CliRunner()
@@ -122,9 +123,9 @@ def test_new_york_counts_attractions_and_has_no_stations(tmp_path):
 def test_the_installed_command_reads_stdin_and_fails_cleanly(tmp_path):
     cmd = [sys.executable, "-m", "tracklayer.cli", "score", "-", "--json"]
     good = {"game": "ttr-new-york", "players": [{"name": "A", "routes": [["Chelsea", "Soho"]]}]}
-    proc = subprocess.run(cmd, input=json.dumps(good), capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(cmd, input=json.dumps(good), capture_output=True, text=True, timeout=waits.scaled(60))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["winners"] == ["A"]
-    proc = subprocess.run(cmd, input="{oops", capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(cmd, input="{oops", capture_output=True, text=True, timeout=waits.scaled(60))
     assert proc.returncode == 2 and "not valid JSON" in proc.stderr
     assert "Traceback" not in proc.stderr

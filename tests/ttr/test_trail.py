@@ -315,3 +315,40 @@ def test_dp_fallback_inside_longest_trail(monkeypatch: pytest.MonkeyPatch) -> No
         if found == 30:
             break
     assert found == 30
+
+
+@PROPS
+@given(multigraphs(max_edges=10, loops=True), st.lists(st.integers(-1, 40), min_size=2, max_size=4))
+def test_dp_passes_sharing_a_plan_match_fresh_ones(edges: Edges, floors: list[int]) -> None:
+    """Passes reuse the plan's memo of keys; each still answers what a fresh plan answers."""
+    if not edges:
+        return
+    adj, ends = trail_module._build(edges)
+    comp, verts, weight = trail_module._component(adj, ends[0][0], (1 << len(edges)) - 1)
+    shared = trail_module._dp_plan(adj, comp, verts, weight)
+    for floor in floors:
+        fresh = trail_module._dp_plan(adj, comp, verts, weight)
+        assert trail_module._frontier_dp(shared, floor, 1 << 40) == trail_module._frontier_dp(fresh, floor, 1 << 40)
+
+
+# A 45-wagon Europe network (ttr-europe city indices) whose matching bound is one above its longest
+# trail, 33, and whose cheapest join disconnects it: the bounds do not meet and the DP has to run.
+EUROPE_NETWORK: Edges = [
+    (4, 17, 3), (17, 26, 2), (16, 17, 2), (4, 16, 2), (26, 46, 2), (24, 46, 2), (26, 41, 2), (41, 46, 2),
+    (41, 45, 2), (9, 45, 2), (7, 29, 2), (13, 29, 1), (32, 41, 2), (7, 13, 2), (29, 46, 3), (0, 17, 2),
+    (0, 16, 3), (5, 13, 2), (9, 43, 1), (0, 7, 1), (7, 17, 2), (43, 45, 2),
+]  # fmt: skip
+
+
+def test_ceiling_one_above_the_answer_takes_one_dp_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first floor lies two below the ceiling, so a ceiling one too high costs no second pass."""
+    floors = []
+    real_dp = trail_module._frontier_dp
+
+    def spy(steps: list, floor: int, ceiling: int) -> tuple[int, int]:
+        floors.append(floor)
+        return real_dp(steps, floor, ceiling)
+
+    monkeypatch.setattr(trail_module, "_frontier_dp", spy)
+    check(EUROPE_NETWORK, 33)
+    assert floors == [32]

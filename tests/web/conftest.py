@@ -9,9 +9,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests import waits
 from tests.server.helpers import Server, database_url, running
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -33,7 +35,16 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, timeout=waits.ms(60))
+        new_context = b.new_context
+
+        def scaled_context(*args: Any, **kw: Any) -> Any:
+            """A context whose waits without their own bound (clicks, goto) get Playwright's 30 s, scaled."""
+            context = new_context(*args, **kw)
+            context.set_default_timeout(waits.ms(30))
+            return context
+
+        b.new_context = scaled_context  # type: ignore[method-assign]
         try:
             yield b
         finally:

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests import waits
 from tests.server.helpers import Server
 from tests.web.test_browser import play_one_turn, state, wait_my_turn
 
@@ -38,7 +39,7 @@ def test_register_play_and_see_the_rating(web_server: Server, page: Any, browser
     page.click("#links a.primary")
     page.wait_for_selector("g.route")
     assert page.inner_text("#acct-profile") == username  # the top bar of the game page knows her too
-    deadline = time.monotonic() + 300
+    deadline = waits.deadline(300)
     while time.monotonic() < deadline:
         s = wait_my_turn(page, 60)
         if s["over"]:

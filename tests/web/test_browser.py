@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests import waits
 from tests.server.helpers import Server
 
 
@@ -19,13 +20,13 @@ def state(page: Any) -> dict[str, Any]:
 
 def wait_moves_after(page: Any, n: int, timeout: float = 20) -> None:
     page.wait_for_function(f"() => window.__tracklayer.st && window.__tracklayer.st.moves > {n}",
-                           timeout=timeout * 1000)
+                           timeout=waits.ms(timeout))
 
 
 def wait_my_turn(page: Any, timeout: float = 30) -> dict[str, Any]:
     page.wait_for_function(
         "() => { const s = window.__tracklayer.st; return s && (s.over || (s.legal || []).length) }",
-        timeout=timeout * 1000)
+        timeout=waits.ms(timeout))
     return state(page)
 
 
@@ -148,13 +149,13 @@ def test_a_scripted_game_to_the_end(web_server: Server, page: Any, shots: Path) 
     out = web_server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot", "name": "Robo"}], first_player=0)
     page.goto(web_server.base + out["seats"][0]["link"])
     page.wait_for_selector("g.route")
-    deadline = time.monotonic() + 240
+    deadline = waits.deadline(240)
     while time.monotonic() < deadline:
         s = wait_my_turn(page, 60)
         if s["over"]:
             break
         play_one_turn(page)
-    page.wait_for_selector("#final", timeout=30000)
+    page.wait_for_selector("#final", timeout=waits.ms(30))
     s = state(page)
     assert s["over"] and s["view"]["result"]["final"]
     text = page.inner_text("#final")
@@ -169,7 +170,7 @@ def test_spectator_sees_no_secrets(web_server: Server, page: Any, shots: Path) -
     out = web_server.create("ttr-europe", [{"kind": "bot"}, {"kind": "bot"}, {"name": "Ann"}], first_player=0)
     page.goto(web_server.base + out["spectator"]["link"])
     page.wait_for_selector("g.route")
-    page.wait_for_function("() => window.__tracklayer.st.moves >= 2", timeout=20000)
+    page.wait_for_function("() => window.__tracklayer.st.moves >= 2", timeout=waits.ms(20))
     s = state(page)
     assert s["role"] == "spectator" and s["seat"] is None
     dump = json.dumps(s)

@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from tests import waits
 from tests.server.helpers import Server
 from tests.web.test_browser import state
 
@@ -46,7 +47,7 @@ def test_clock_counts_down_on_the_game_page(web_server: Server, browser: Any, sh
                 # the mover's time counts down between two messages of the server
                 page.wait_for_function(
                     f"() => document.querySelector('#clockbox [data-clock-left]').textContent !== {first!r}",
-                    timeout=15000)
+                    timeout=waits.ms(15))
                 text = page.inner_text("#clockbox")
                 assert ("Rapid" in text) if lang == "en" else ("Schnell" in text and "Reserve" in text)
                 assert page.locator("#resign").count() == 1
@@ -65,7 +66,7 @@ def _play_bob(bob: Any) -> None:
         n = s["moves"]
         bob.select_option("#all-moves", s["legal"][0])
         bob.click("#all-moves + button")
-        bob.wait_for_function(f"() => window.__tracklayer.st.moves > {n}", timeout=20000)
+        bob.wait_for_function(f"() => window.__tracklayer.st.moves > {n}", timeout=waits.ms(20))
 
 
 def test_player_leaves_the_standin_plays_and_she_takes_her_seat_back(web_server: Server, browser: Any,
@@ -78,7 +79,7 @@ def test_player_leaves_the_standin_plays_and_she_takes_her_seat_back(web_server:
         ann = _open(ann_ctx, web_server, out["seats"][0]["link"])
         ann.wait_for_selector("#clockbox .clock-row.moving [data-clock-left]")
         ann.close()  # Ann leaves
-        deadline = time.monotonic() + 150
+        deadline = waits.deadline(150)
         while True:  # Bob plays on; Ann's stand-in plays her turns, then keeps her seat
             s = state(bob)
             if s["seats"][0].get("standin") and s["clock"]["timeouts"][0] >= 2:
@@ -97,9 +98,9 @@ def test_player_leaves_the_standin_plays_and_she_takes_her_seat_back(web_server:
         ann.screenshot(path=str(shots / "clock-takeback.png"))
         ann.click("#takeback")
         ann.wait_for_function("() => !window.__tracklayer.st.seats[0].standin || window.__tracklayer.st.over",
-                              timeout=20000)
+                              timeout=waits.ms(20))
         bob.wait_for_function("() => !window.__tracklayer.st.seats[0].standin || window.__tracklayer.st.over",
-                              timeout=20000)
+                              timeout=waits.ms(20))
         assert not ann.errors and not bob.errors, ann.errors + bob.errors
     finally:
         ann_ctx.close()
@@ -128,11 +129,11 @@ def test_lobby_offers_clock_presets(web_server: Server, browser: Any, shots: Pat
                     game_id = created.value.json()["id"]
                     page.wait_for_selector("#created:not([hidden])")
                     # by id: on a shared PostgreSQL other tests create games at the same moment
-                    games = httpx.get(web_server.base + "/api/games", timeout=10).json()["games"]
+                    games = httpx.get(web_server.base + "/api/games", timeout=waits.scaled(10)).json()["games"]
                     game = next(g for g in games if g["id"] == game_id)
                     assert game["clock"] == {"preset": "blitz", "turn_seconds": 60, "bank_seconds": 120}
                     page.wait_for_function("() => document.querySelector('#all').textContent.includes('Blitz')",
-                                           timeout=20000)
+                                           timeout=waits.ms(20))
             finally:
                 ctx.close()
 
@@ -168,7 +169,7 @@ def test_your_turn_notification_and_tab_title(web_server: Server, browser: Any, 
         assert bob.move(st["legal"][0])["type"] == "ack"
         page.wait_for_function("() => (window.__tracklayer.st.legal || []).length > 0")
         page.wait_for_function("() => document.title === '● Your turn — tracklayer' && window.__notes.length === 1",
-                               timeout=10000)
+                               timeout=waits.ms(10))
         assert page.evaluate("() => window.__notes[0].title") == "Your turn"
         page.evaluate("() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); }")
         page.wait_for_function("() => !document.title.startsWith('●')")
@@ -197,7 +198,7 @@ def test_creator_hands_an_absent_seat_to_a_bot(web_server: Server, browser: Any,
         page.locator("#clockbox").scroll_into_view_if_needed()
         page.screenshot(path=str(shots / "clock-handover.png"))
         page.click('[data-handover="1"]')
-        page.wait_for_function("() => window.__tracklayer.st.seats[1].standin === true", timeout=20000)
+        page.wait_for_function("() => window.__tracklayer.st.seats[1].standin === true", timeout=waits.ms(20))
         assert page.locator('[data-handover="1"]').count() == 0
         page.wait_for_selector('#clockbox [data-clock-seat="1"]')
         assert "A bot plays for this seat" in page.inner_text("#clockbox")  # no clock, but the seat's state

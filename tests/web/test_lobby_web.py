@@ -13,6 +13,7 @@ import httpx
 import pytest
 from sqlalchemy import update
 
+from tests import waits
 from tests.server.helpers import Server
 from tracklayer.server.db import Store, games
 
@@ -140,7 +141,8 @@ def test_quick_play_two_browsers_then_bots(web_server: Server, browser: Any) -> 
         finally:
             store.close()
         for page in pages:
-            page.wait_for_function("() => window.__tracklayer.st && !window.__tracklayer.st.waiting", timeout=30000)
+            page.wait_for_function("() => window.__tracklayer.st && !window.__tracklayer.st.waiting",
+                                   timeout=waits.ms(30))
             assert page.locator("#waitbar").is_hidden()
         assert _state(pages[0])["seats"][2]["kind"] == "bot"
         for page in pages:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests import waits
 from tests.server.helpers import Server
 from tests.web.test_browser import keep_tickets, play_one_turn, state, wait_moves_after, wait_my_turn
 
@@ -235,7 +236,7 @@ def test_end_screen_opens_at_the_top_reopens_and_draws_tickets(web_server: Serve
     page = new_page(browser, 1366, 768)
     try:
         page.goto(web_server.base + out["spectator"]["link"])
-        page.wait_for_selector("#final", timeout=120000)
+        page.wait_for_selector("#final", timeout=waits.ms(120))
         res = state(page)["view"]["result"]
         # the winner is in view: the dialog starts at its top, the heading has the focus
         assert page.evaluate("() => document.querySelector('#final').scrollTop") == 0
@@ -285,9 +286,9 @@ def test_trans_round_end_reveals_cities_and_missing_rails(web_server: Server, br
     page = new_page(browser, 1366, 768)
     try:
         page.goto(web_server.base + out["spectator"]["link"])
-        page.wait_for_selector("#round-summary", timeout=120000)
+        page.wait_for_selector("#round-summary", timeout=waits.ms(120))
         # the bots play on at full speed: check the last round once the game is over and nothing moves
-        page.wait_for_function("() => window.__tracklayer.st.over", timeout=120000)
+        page.wait_for_function("() => window.__tracklayer.st.over", timeout=waits.ms(120))
         page.wait_for_selector("#final")
         page.screenshot(path=str(shots / "play-trans-final.png"))
         page.click("#final .row .btn:not(.primary)")

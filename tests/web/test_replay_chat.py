@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests import waits
 from tests.server.helpers import Server
 from tracklayer.server.chat import RATE_COUNT
 
@@ -26,7 +27,7 @@ def finish_against_a_bot(server: Server) -> dict[str, Any]:
                         first_player=0)
     ann = server.client(out["id"], out["seats"][0]["token"])
     rng = random.Random(13)
-    deadline = time.monotonic() + 240
+    deadline = waits.deadline(240)
     try:
         while True:
             assert time.monotonic() < deadline, "the game did not end"
@@ -54,7 +55,7 @@ def _replay(page: Any) -> dict[str, Any]:
 def _wait_move(page: Any, n: int, seat: int | None = None) -> None:
     seat_js = "null" if seat is None else str(seat)
     page.wait_for_function(f"() => window.__replay.move === {n} && window.__replay.seat === {seat_js} "
-                           "&& !window.__replay.loading", timeout=20000)
+                           "&& !window.__replay.loading", timeout=waits.ms(20))
 
 
 def test_replay_from_the_end_screen(web_server: Server, browser: Any, finished: dict[str, Any], shots: Path) -> None:
@@ -113,7 +114,7 @@ def test_replay_from_the_end_screen(web_server: Server, browser: Any, finished: 
         # play: moves advance by themselves, pause stops them
         page.select_option("#replay-speed", "250")
         page.click("#replay-play")
-        page.wait_for_function(f"() => window.__replay.move >= {target + 3}", timeout=20000)
+        page.wait_for_function(f"() => window.__replay.move >= {target + 3}", timeout=waits.ms(20))
         page.click("#replay-pause")
         stopped = _replay(page)["move"]
         page.wait_for_timeout(800)
@@ -205,7 +206,7 @@ def test_chat_between_a_player_and_a_spectator(web_server: Server, browser: Any,
         for k in range(RATE_COUNT):
             ann.fill("#chat-input", f"quick {k}")
             ann.click("#chat-send")
-        ann.wait_for_selector(".chat-note:not([hidden])", timeout=20000)
+        ann.wait_for_selector(".chat-note:not([hidden])", timeout=waits.ms(20))
         assert "Too many chat messages" in ann.inner_text(".chat-note")
         # history after a reload (and in German)
         spec.context.close()
@@ -234,8 +235,8 @@ def test_chat_between_a_player_and_a_spectator(web_server: Server, browser: Any,
 def test_replay_of_a_trans_game(web_server: Server, browser: Any, shots: Path) -> None:
     """Trans Europa draws with its own board class: rails and a player's cities at any position."""
     out = web_server.create("trans-europa", [{"kind": "bot", "bot": "greedy"} for _ in range(3)])
-    deadline = time.monotonic() + 120
-    while httpx.get(f"{web_server.base}/api/games/{out['id']}", timeout=10).json()["status"] != "over":
+    deadline = waits.deadline(120)
+    while httpx.get(f"{web_server.base}/api/games/{out['id']}", timeout=waits.scaled(10)).json()["status"] != "over":
         assert time.monotonic() < deadline, "the bots did not finish the game"
         time.sleep(0.5)
     context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")

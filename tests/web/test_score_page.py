@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests import waits
 from tests.server.helpers import Server
 from tracklayer.server.catalog import board_data
 
@@ -27,7 +28,7 @@ def cli_json(tmp_path: Path, doc: dict[str, Any] | str) -> tuple[int, str]:
     path = tmp_path / "position.json"
     path.write_text(doc if isinstance(doc, str) else json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     res = subprocess.run([sys.executable, "-m", "tracklayer.cli", "score", "--json", str(path)],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+                         cwd=ROOT, capture_output=True, text=True, timeout=waits.scaled(120))
     if res.returncode == 2:
         return 2, res.stderr.strip().removeprefix(f"error: {path}: ")
     return res.returncode, res.stdout

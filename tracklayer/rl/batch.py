@@ -253,7 +253,11 @@ class WorkerError(RuntimeError):
 
 
 class WorkerTimeoutError(WorkerError, TimeoutError):
-    """A worker did not answer a call within the batch's ``timeout``."""
+    """A worker did not answer a call within the batch's ``timeout``, or did not start within its
+    ``start_timeout``."""
+
+
+START_TIMEOUT = 600.0  # seconds: a worker starts in about a second on a quiet machine; this only ends a hang
 
 
 class _Workers:
@@ -261,7 +265,7 @@ class _Workers:
     so a finaliser can close them when the batch is collected)."""
 
     def __init__(self, name: str, n: int, obs_size: int, n_actions: int, workers: int, options: dict[str, Any],
-                 timeout: float | None, start_method: str | None) -> None:
+                 timeout: float | None, start_timeout: float | None, start_method: str | None) -> None:
         self.timeout = timeout
         self.seq = 0
         self.closed = False
@@ -282,7 +286,7 @@ class _Workers:
                 child.close()
                 self.procs.append(proc)
                 self.conns.append(parent)
-            self.gather(0, "start")
+            self.gather(0, "start", start_timeout)
         except BaseException:
             self.close()
             raise
@@ -300,18 +304,20 @@ class _Workers:
             except OSError:
                 self.procs[k].join(1.0)
                 self._fail(k, f"died before {method}() (exit code {self.procs[k].exitcode})")
-        return self.gather(self.seq, method)
+        return self.gather(self.seq, method, self.timeout)
 
-    def gather(self, seq: int, method: str) -> list[Any]:
+    def gather(self, seq: int, method: str, timeout: float | None) -> list[Any]:
+        """Every worker's answer to call ``seq``, each within ``timeout`` seconds (None: while it lives)."""
         results: list[Any] = [None] * len(self.conns)
         errors: list[tuple[int, tuple[bytes | None, str, str]]] = []
         waiting = dict(enumerate(self.conns))
         sentinels = {self.procs[k].sentinel: k for k in waiting}
         while waiting:
-            ready = wait([*waiting.values(), *(s for s, k in sentinels.items() if k in waiting)], self.timeout)
+            ready = wait([*waiting.values(), *(s for s, k in sentinels.items() if k in waiting)], timeout)
             if not ready:
                 busy = ", ".join(self._label(k) for k in waiting)
-                self._fail(next(iter(waiting)), f"did not answer {method}() within {self.timeout} s (busy: {busy})",
+                what = "start" if method == "start" else f"answer {method}()"
+                self._fail(next(iter(waiting)), f"did not {what} within {timeout} s (busy: {busy})",
                            WorkerTimeoutError)
             for k, conn in list(waiting.items()):
                 if conn not in ready and self.procs[k].sentinel not in ready:
@@ -375,14 +381,18 @@ class BatchEnv:
     in this process (``workers=0``) or sharded over ``workers`` processes (``"auto"``: one per CPU).
 
     ``timeout``: seconds a worker may take to answer one call before the batch gives up on it (None:
-    wait as long as it lives; a worker that dies is noticed at once either way). ``start_method``: the
+    wait as long as it lives; a worker that dies is noticed at once either way). ``start_timeout``:
+    seconds the workers may take to start (a process each, the imports, their games) until each has
+    said it is ready; apart from ``timeout`` and far longer by default, since on a loaded machine a
+    process's start takes many times a step's answer (None: as long as they live). ``start_method``: the
     multiprocessing start method of the workers (default ``forkserver``, else ``spawn``).
     An exception raised in a game (``illegal_action="raise"``, an opponent's error) reaches the caller
     with its type and message and a note naming the row (and the worker, with its traceback); the rows
     are then part-way through the call: ``reset()`` before stepping again."""
 
     def __init__(self, name: str, n: int = 64, *, workers: int | str = 0, timeout: float | None = 300.0,
-                 start_method: str | None = None, **options: Any) -> None:
+                 start_timeout: float | None = START_TIMEOUT, start_method: str | None = None,
+                 **options: Any) -> None:
         if n <= 0:
             raise ValueError("n must be positive")
         self.workers = resolve_workers(workers, n)
@@ -410,7 +420,7 @@ class BatchEnv:
                              "pickle (bot names, module-level functions, models, SelfPlayPool; not lambdas)")
                 raise
             self._workers = _Workers(name, n, self.obs_size, self.n_actions, self.workers, options, timeout,
-                                     start_method)
+                                     start_timeout, start_method)
             self._finalizer = weakref.finalize(self, self._workers.close)
             arrays = _arrays(self._workers.shm.buf, n, self.obs_size, self.n_actions)
         self.obs, self.final_obs, self.masks = arrays["obs"], arrays["final_obs"], arrays["masks"]

@@ -21,7 +21,8 @@ Exactly once across processes: only the process that owns the game (the lease of
 :mod:`tracklayer.server.lease`, taken for every unfinished game with a clock or a bot-held seat;
 on SQLite the only process) writes the clock state and fires deadlines. Deadlines are stored, so a
 server that restarts (or a process that takes a lease over) loads the games whose deadline is near
-or past (:meth:`Clocks.scan`) and fires overdue ones at once.
+or past (:meth:`Clocks.scan`) and fires overdue ones at once. Seats a stand-in holds have no
+deadline: :mod:`tracklayer.server.resume` loads the games a bot or a stand-in is to move in.
 """
 
 from __future__ import annotations

@@ -68,6 +68,26 @@ def lock_key(game_id: str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
+def held(store: Any, game_ids: list[str]) -> set[str]:
+    """Which of ``game_ids`` some process holds the lease of now (any process: this one's are in
+    memory here). Read from ``pg_locks`` on one of the store's pooled connections: a lock taken with
+    the one-``bigint`` form shows its key's high half in ``classid``, its low half in ``objid`` and 1
+    in ``objsubid``."""
+    keys = {lock_key(g): g for g in game_ids}
+    with store.engine.connect() as conn:
+        rows = conn.exec_driver_sql(
+            "SELECT classid::bigint, objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 "
+            "AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())").all()
+    out = set()
+    for high, low in rows:
+        key = (high << 32) | low
+        if key >= 1 << 63:
+            key -= 1 << 64
+        if key in keys:
+            out.add(keys[key])
+    return out
+
+
 class Lease:
     """The games this process owns, through advisory locks held on one dedicated connection.
 

@@ -27,6 +27,7 @@ from tracklayer.bots.base import bot_view
 from tracklayer.server.botpool import INLINE_BOTS, BotPool, Choice
 from tracklayer.server.clocks import SCAN_HORIZON, Clocks, load_control
 from tracklayer.server.db import GameRecord, MoveConflict, Store
+from tracklayer.server.resume import Resume
 
 log = logging.getLogger("tracklayer.server")
 
@@ -378,6 +379,7 @@ class Rooms:
         self.cluster: Any = None  # several processes on PostgreSQL: tracklayer.server.cluster.Cluster
         self.chat: Any = None  # tracklayer.server.chat.ChatHub (set by the app)
         self.clocks = Clocks(self)  # turn clocks and stand-in bots (tracklayer.server.clocks)
+        self.resume = Resume(self)  # games a bot is to move in, loaded with nobody there (tracklayer.server.resume)
         self.on_over: list[Callable[[Room], None]] = []  # called once a move stored here ended a game
 
     @property
@@ -388,10 +390,12 @@ class Rooms:
         return self._pool
 
     def start(self) -> None:
-        """Unload idle rooms from time to time (call with the event loop running)."""
+        """Unload idle rooms from time to time, and load the games a bot is to move in (call with the
+        event loop running)."""
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self.clocks.start()
+        self.resume.start()
 
     async def _sweep(self) -> None:
         while True:
@@ -419,12 +423,22 @@ class Rooms:
         for room in idle:
             if now - room.last_used < self.idle_seconds and len(gone) >= over:
                 break  # the rest were used more recently still
-            del self.rooms[room.id]
-            if self.cluster is not None:
-                self.cluster.unloaded(room.id)
+            self._unload(room)
             gone.append(room.id)
-            log.info("game %s unloaded (idle)", room.id)
         return gone
+
+    def unload(self, room: Room) -> bool:
+        """Unload ``room`` now if it is idle (a room loaded only to look at it); True if unloaded."""
+        if self.rooms.get(room.id) is not room or self._busy(room):
+            return False
+        self._unload(room)
+        return True
+
+    def _unload(self, room: Room) -> None:
+        del self.rooms[room.id]
+        if self.cluster is not None:
+            self.cluster.unloaded(room.id)
+        log.info("game %s unloaded (idle)", room.id)
 
     async def get(self, game_id: str) -> Room | None:
         room = self.rooms.get(game_id)
@@ -641,6 +655,7 @@ class Rooms:
         if self._sweeper is not None:
             self._sweeper.cancel()
         await self.clocks.close()
+        await self.resume.close()
         self.committer.close()
         for room in self.rooms.values():
             if room.bot_task is not None:

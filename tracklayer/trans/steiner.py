@@ -10,24 +10,28 @@ polynomial for a fixed number of terminals (at most 6 in the game, up to about 8
 The function works on plain integer graph data so that it does not depend on how the game engine
 represents the board; the engine converts its board to point ids and edge ids.
 
-Work is O(3^(k-1)·n + 2^(k-1)·m) for k distinct terminals, n points and m lines; 2.3-2.7 ms on
-average (p99 3-4 ms) for 6 terminals on either board in CPython (see ``benchmarks/steiner_worst_case.py``;
-3.0-3.5 ms before the pruning below). Speed matters
-because scoring runs for every unfinished player every round and bots may call it inside search:
+Work is O(3^(k-1)·n + 2^(k-1)·m) for k distinct terminals, n points and m lines. For 6 terminals in
+CPython: 2.4-3.0 ms of CPU on average, p99 4.7-5.8 ms, at worst 6.7 ms on Trans Europa and 7.1 ms on
+Trans America (``benchmarks/steiner_worst_case.py``, 450 cases a board, at a load average of 7 on 2
+cores; the worst-case figures carry that load's noise, the same case measured alone takes 4-4.5 ms).
+Speed matters because scoring runs for every unfinished player every round and bots may call it
+inside search:
 
 * Built (zero-cost) segments are contracted first: a whole built network becomes one node, so
   terminals already joined collapse into one and the remaining graph only has positive costs. The
   contraction reads each line once (a board's scan of its lines is remembered) and is shared by all
   the terminal sets of one call (``min_steiner_many``: every player at the end of a round).
-* Labels that cannot be part of an optimal tree are not grown (A*-like pruning with the terminals'
-  own distances as lower bounds and a spanning-tree cost as upper bound); the answer and the tree
-  are exactly those of the full DP (the argument is in ``_steiner_on_positive_graph``).
+* Labels that cannot be part of an optimal tree are not grown (A*-like pruning: half the round trip
+  through two of the terminals still to join as lower bound, ``_TriangleBounds``, and the cost of a
+  shortest-path-heuristic tree as upper bound, ``_path_heuristic_bound``); the answer and the tree
+  are exactly those of the full DP (the argument is in ``_steiner_on_positive_graph``). Subsets are
+  merged only at the nodes where both parts may be of use (``_merge_useful``).
 * Fixing one terminal as the root means the subset DP runs over the other k-1 terminals only; the
   root's own shortest-path distances finish the last subset without a full relaxation.
 * Shortest-path relaxation uses Dial's buckets, since board costs are 1 or 2 (a heap is kept for
   callers with large costs).
-* The subset merge step is done column-wise with ``map`` over whole label lists, which keeps the
-  inner loop in C instead of a Python loop over nodes.
+* Without the pruning (large costs) the subset merge step is done column-wise with ``map`` over
+  whole label lists, which keeps the inner loop in C instead of a Python loop over nodes.
 * No back-pointers are stored during the DP. One optimal tree is recovered afterwards by checking
   which choice attains each stored label; that touches only the nodes of the final tree.
 """
@@ -35,8 +39,9 @@ because scoring runs for every unfinished player every round and bots may call i
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
-from operator import add
+from collections.abc import Iterable, Sequence
+from itertools import repeat
+from operator import add, rshift
 
 __all__ = ["SteinerInfeasibleError", "min_steiner", "min_steiner_many"]
 
@@ -304,35 +309,41 @@ def _distances(src: int, adj: list[list[tuple[int, int]]], n: int, max_cost: int
     return dist
 
 
-def _relax_buckets_pruned(labels: list[int], adj: list[list[tuple[int, int]]], lb: list[int],
-                          bound: int) -> list[int]:
+def _relax_buckets_pruned(
+    labels: list[int], adj: list[list[tuple[int, int]]], lb: list[int], bound: int, nodes: Iterable[int]
+) -> tuple[list[int], set[int]]:
     """``_relax_buckets`` that grows no label ``d`` at a node ``v`` with ``d + lb[v] > bound``.
 
     ``lb[v]`` is a lower bound on what joining the rest of the terminals to ``v`` costs, consistent
     along lines (``lb[u] <= lb[v] + cost``), so every label on a shortest path to a label that is
     grown is grown as well: those come out exact, the others are left at a value no lower than
     their true one (see ``_steiner_on_positive_graph`` for why that gives the same tree).
+
+    ``nodes`` holds every node whose label is finite (the growth starts from them). Also returns
+    the nodes whose label was grown or kept under the bound: every label of use is among them.
     """
     dist = labels[:]
-    start = [v for v, x in enumerate(map(add, dist, lb)) if x <= bound]
+    start = [v for v in nodes if dist[v] + lb[v] <= bound]
     if not start:
-        return dist
+        return dist, set()
     base = min(map(dist.__getitem__, start))
     buckets: list[list[int]] = [[] for _ in range(bound - base + 1)]
     for v in start:
         buckets[dist[v] - base].append(v)
+    grown = []
     for i, bucket in enumerate(buckets):
         d = i + base
         for v in bucket:
             if dist[v] != d:
                 continue  # stale entry: v was lowered after it was put here
+            grown.append(v)
             for u, w in adj[v]:
                 nd = d + w
                 if nd < dist[u]:
                     dist[u] = nd
                     if nd + lb[u] <= bound:
                         buckets[nd - base].append(u)
-    return dist
+    return dist, set(grown)
 
 
 def _spanning_bound(root_dist: list[int], single: list[list[int]], others: list[int]) -> int:
@@ -352,6 +363,98 @@ def _spanning_bound(root_dist: list[int], single: list[list[int]], others: list[
         for j in todo:
             near[j] = min(near[j], dist[others[j]])
     return total
+
+
+class _TriangleBounds:
+    """Lower bounds on joining a node to the root and a set of the other terminals, for the pruning.
+
+    For two of those terminals p and q, any tree joining v, p and q is walked round in twice its
+    cost, and that closed walk is at least d(v, p) + d(p, q) + d(q, v): half of it (rounded up) is a
+    lower bound, consistent along lines. Taking p and q as the first two of the set in a fixed order
+    keeps what ``_steiner_on_positive_graph`` needs when a set grows by the terminals of a subtree b
+    at v: the new first two are the old ones (same bound), or both in b (at most b's label), or one
+    in b and the old first f (at most b's label plus d(v, f), which the old bound covers since
+    d(v, f) <= d(f, q) + d(q, v)). The larger of two such bounds keeps all of that too.
+
+    It is stronger than the farther of the two distances (one branch of the tree), and on the
+    boards it leaves about half the labels to grow with six spread-out terminals, at the price of
+    one column per pair of terminals met (a ``map`` in C, shared by every set with that pair).
+    The two orders: the root first, then the others farthest from the root first (the pair then
+    spans the tree's far side); and all terminals by their total distance to the others, largest
+    first (the pair lies far apart).
+    """
+
+    def __init__(self, dist: list[list[int]], term_nodes: list[int]) -> None:
+        self.dist = dist  # dist[i]: distances from term_nodes[i] (0: the root)
+        self.between = [[row[t] for t in term_nodes] for row in dist]
+        k = len(dist)
+        self.orders = [
+            [0, *sorted(range(1, k), key=lambda i: -dist[0][term_nodes[i]])],
+            sorted(range(k), key=lambda i: -sum(self.between[i])),
+        ]
+        self.pairs: dict[tuple[int, int], list[int]] = {}
+        self.columns: dict[tuple[tuple[int, int], ...], list[int]] = {}
+
+    def outside(self, rest: int) -> list[int]:
+        """Bound per node for the root and the terminals whose bits (after the root's) are in ``rest``."""
+        members = [0] + [i + 1 for i in range(len(self.dist) - 1) if rest >> i & 1]
+        chosen = tuple(_first_two(order, members) for order in self.orders)
+        hit = self.columns.get(chosen)
+        if hit is None:
+            cols = [self._triangle(*pair) for pair in dict.fromkeys(chosen)]
+            hit = self.columns[chosen] = list(map(max, *cols)) if len(cols) > 1 else cols[0]
+        return hit
+
+    def _triangle(self, p: int, q: int) -> list[int]:
+        """Half the round trip v, p, q, v (rounded up) for every node v."""
+        hit = self.pairs.get((p, q))
+        if hit is None:
+            twice = map(add, map(add, self.dist[p], self.dist[q]), repeat(self.between[p][q] + 1))
+            hit = self.pairs[(p, q)] = list(map(rshift, twice, repeat(1)))
+        return hit
+
+
+def _first_two(order: list[int], members: list[int]) -> tuple[int, int]:
+    """The first two of ``members`` in ``order``, lower index first (the pair's cache key)."""
+    p, q = [i for i in order if i in members][:2]
+    return (p, q) if p < q else (q, p)
+
+
+def _path_heuristic_bound(dist: list[list[int]], term_nodes: list[int], adj: list[list[tuple[int, int]]]) -> int:
+    """Cost of a good tree joining all terminals: the best shortest-path heuristic over every start.
+
+    The pruning keeps only labels that could fit under the cost of a known tree, so a tree close to
+    the optimum cuts the labels grown several-fold; the spanning tree of ``_spanning_bound`` counts
+    paths that overlap in full and is often 4-6 rails too high with spread-out terminals. This one
+    (Takahashi and Matsuyama) grows a tree from one terminal, each time adding the terminal nearest
+    to the tree by its shortest path; it is usually optimal or one rail off on the boards. The
+    terminals' own distances (``dist[i]`` from ``term_nodes[i]``) give both the nearest tree node
+    and the path back, so no further shortest-path search is needed.
+    """
+    k = len(term_nodes)
+    best = _INF
+    for start in range(k):
+        # near[i]: (distance from terminal i to the tree, the tree node at that distance)
+        near = [(dist[i][term_nodes[start]], term_nodes[start]) for i in range(k)]
+        todo = [i for i in range(k) if i != start]
+        total = 0
+        while todo and total < best:
+            i = min(todo, key=near.__getitem__)
+            todo.remove(i)
+            d_i = dist[i]
+            v = near[i][1]
+            total += d_i[v]
+            while d_i[v]:  # walk the shortest path from the tree down to terminal i, adding its nodes
+                for u, w in adj[v]:
+                    if d_i[u] + w == d_i[v]:
+                        v = u
+                        break
+                for j in todo:
+                    if dist[j][v] < near[j][0]:
+                        near[j] = (dist[j][v], v)
+        if total < best:
+            best = total
+    return best
 
 
 def _relax_heap(labels: list[int], adj: list[list[tuple[int, int]]]) -> list[int]:
@@ -418,46 +521,54 @@ def _steiner_on_positive_graph(
 
     # Pruning (A*-like, the "future costs" of Hougardy, Silvanus and Vygen's Dijkstra-Steiner): a
     # label dp[S][v] can only matter if dp[S][v] + lb_S(v) <= U, where U is the cost of some tree and
-    # lb_S(v) = max(distance from v to the root, to the first terminal outside S in one fixed order,
-    # the farthest from the root first), a lower bound on joining the terminals outside S to v (all
-    # of them would bound more tightly, but cost a pass over the nodes per subset; this one is made
-    # once per terminal, and the far ones bound best). It is consistent:
-    # lb_S(u) <= lb_S(v) + cost(u, v). Labels of no use are not grown: they stay at a value no lower than
-    # their true one. The answer and the tree are exactly those of the full DP, because every label
-    # that choosing best_v and rebuilding the tree read is of use, and a label left too high can never
-    # make a comparison there true (true labels are minima, so the true side is never smaller):
+    # lb_S(v) is a lower bound on joining v to R_S, the root and the terminals outside S
+    # (``_TriangleBounds``: half the round trip from v through the first two members of R_S in a
+    # fixed order, the larger of two orders). What the argument below needs of lb_S:
+    # (i) lb_S(v) is at most the cost of any tree joining v to R_S;
+    # (ii) it is consistent, lb_S(u) <= lb_S(v) + cost(u, v);
+    # (iii) for a split S = a + b, lb_a(v) <= dp[b][v] + lb_S(v) (R_a is R_S plus the terminals of b).
+    # Labels of no use are not grown: they stay at a value no lower than their true one. The answer
+    # and the tree are exactly those of the full DP, because every label that choosing best_v and
+    # rebuilding the tree read is of use, and a label left too high can never make a comparison there
+    # true (true labels are minima, so the true side is never smaller):
     # * a merge point v of an optimal tree (seed_full[v] + root_dist[v] = opt) splits into parts a, b
-    #   with dp[a][v] + lb_a(v) <= dp[a][v] + dp[b][v] + root_dist[v] = opt <= U (a terminal outside
-    #   a is in b, at most dp[b][v] away, or is the root, root_dist[v] away);
-    # * along a shortest path to a label of use, lb grows by at most the lines walked, so the labels
-    #   on the path are of use too, and so are the parts a, b of the merge it starts from: the first
-    #   terminal outside a is in b or is the first one outside S, so lb_a <= dp[b] + lb_S;
+    #   with dp[a][v] + lb_a(v) <= dp[a][v] + dp[b][v] + root_dist[v] = opt <= U, by (i): part b and
+    #   the path to the root join v to R_a;
+    # * along a shortest path to a label of use, lb grows by at most the lines walked (ii), so the
+    #   labels on the path are of use too, and so are the parts a, b of the merge it starts from (iii);
     # * the labels the rebuilding reads lie on the optimal tree: the rest of the tree joins every
-    #   terminal outside the part to its node, so the part's label plus its lb is at most opt;
+    #   terminal outside the part to its node, so the part's label plus its lb is at most opt (i);
     # * a neighbour u that the walk back from a label of use may step to (dp[S][u] + w = dp[S][v])
-    #   has dp[S][u] + lb_S(u) <= dp[S][v] + lb_S(v).
+    #   has dp[S][u] + lb_S(u) <= dp[S][v] + lb_S(v) (ii).
     # Not done without Dial's buckets (large costs): exact labels everywhere are a valid answer too.
     pruned = prune and k > 2 and relax is _relax_buckets
     if pruned:
         single = [dp[1 << i] for i in range(k)]
         bound = _spanning_bound(root_dist, single, others)
         pruned = bound < _INF
-        lb_of = [list(map(max, root_dist, dist)) for dist in single]
-        order = sorted(range(k), key=lambda i: -root_dist[others[i]])  # the fixed order of lb_S
+        if pruned:
+            bound = min(bound, _path_heuristic_bound([root_dist, *single], term_nodes, adj))
+        bounds = _TriangleBounds([root_dist, *single], term_nodes)
 
     # Masks in increasing numeric order visit every proper subset before its superset.
+    if pruned:
+        # useful[S]: nodes whose dp[S] label may be of use (a superset of those that are). A merge
+        # of use at v has both parts of use at v, so seeds are only needed where two useful sets meet.
+        useful: list[set[int]] = [set() for _ in range(full + 1)]
+        for i in range(k):
+            lb = bounds.outside(full ^ 1 << i)
+            useful[1 << i] = {v for v, x in enumerate(map(add, single[i], lb)) if x <= bound}
     for mask in range(1, full + 1):
         if mask & (mask - 1) == 0:
             continue
-        seed[mask] = _merge(mask, dp)
-        if mask == full:
+        if not pruned:
+            seed[mask] = _merge(mask, dp)
+            if mask != full:
+                dp[mask] = relax(seed[mask], adj)
             continue
-        if pruned:
-            rest = full ^ mask
-            j = next(i for i in order if rest >> i & 1)
-            dp[mask] = _relax_buckets_pruned(seed[mask], adj, lb_of[j], bound)
-        else:
-            dp[mask] = relax(seed[mask], adj)
+        seed[mask], nodes = _merge_useful(mask, dp, useful, n)
+        if mask != full:
+            dp[mask], useful[mask] = _relax_buckets_pruned(seed[mask], adj, bounds.outside(full ^ mask), bound, nodes)
 
     # The full subset only needs its value at the root, and dp[full][root] = min over v of
     # seed[full][v] + dist(v, root); the root's own distances give that without another Dijkstra.
@@ -494,6 +605,38 @@ def _merge(mask: int, dp: list[list[int]]) -> list[int]:
             break
         sub = (sub - 1) & rest
     return list(map(min, *sums)) if len(sums) > 1 else list(sums[0])
+
+
+def _merge_useful(mask: int, dp: list[list[int]], useful: list[set[int]], n: int) -> tuple[list[int], set[int]]:
+    """``_merge`` for the pruned DP: each split only at the nodes where both its parts may be of use.
+
+    A seed of use comes from a split whose parts are of use at that node, so it comes out exact;
+    every other seed is the least of fewer sums, or infinite, and so no lower than its true value,
+    which is all the pruning argument asks of labels of no use. Returns the seeds and the nodes
+    where they are finite (where the growth of ``dp[mask]`` starts).
+
+    The pruning leaves each split a part of the nodes, and a loop over those is cheaper than
+    ``_merge``'s columns over all of them (whose ``map(min, ...)`` over many columns is not cheap).
+    """
+    low = mask & -mask
+    rest = mask ^ low
+    seed = [_INF] * n
+    nodes: set[int] = set()
+    sub = rest
+    while True:
+        part = sub | low
+        if part != mask:
+            meet = useful[part] & useful[mask ^ part]
+            nodes |= meet
+            a = dp[part]
+            b = dp[mask ^ part]
+            for v in meet:
+                x = a[v] + b[v]
+                if x < seed[v]:
+                    seed[v] = x
+        if sub == 0:
+            return seed, nodes
+        sub = (sub - 1) & rest
 
 
 def _walk_down(
