@@ -2,10 +2,10 @@
 
 Each game is seeded and its moves are chosen by a generator seeded the same way, so both builds face
 the same decisions. A game's transcript covers, at every step, the player to move, the phase, the RNG
-state and every legal move in order; every few steps each seat's JSON view, observation view, RL
-observation and action mask; a save and reload in the middle (the game goes on from the reloaded
-copy); and at the end the state and the full result. Each build writes one SHA-256 per game, and
-the two lists must be equal.
+state and every legal move in order; every few steps a seat's JSON view, observation view and RL
+observation (each seat in turn, and the spectator's view) and the action mask; a save and reload in
+the middle (the game goes on from the reloaded copy); and at the end the state and the full result.
+Each build writes one SHA-256 per game, and the two lists must be equal.
 
     python benchmarks/differential.py                   # 10,000 games, both builds side by side
     python benchmarks/differential.py --games 200       # what tests/test_native.py runs
@@ -33,6 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tracklayer.bots.trans_bots import SteinerBot  # noqa: E402
+
 # (game, players, options): cycled through, so any N games cover the cases evenly
 CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("ttr-europe", 2, {"variant": "classic"}),
@@ -48,7 +50,9 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("trans-america", 2, {"special_cards": {"fixed": [], "per_round": 3}}),
     ("trans-europa", 5, {"special_cards": {"fixed": [], "per_round": 2}}),
 ]
-VIEW_EVERY = 7  # steps between full looks at every seat's views, observations and masks
+VIEW_EVERY = 5  # steps between looks at a seat's views, observation and the mask
+BOT_SHARE = 0.8  # of the moves in Trans games
+LOG_TAIL = 12  # moves of the log a view carries (the whole log would make long games quadratic)
 
 
 def _json(value: Any) -> str:
@@ -69,24 +73,30 @@ def transcript(case: int, seed: int) -> Iterator[str]:
         from tracklayer.rl.trans_codec import trans_codec as codec_for  # type: ignore[assignment]
     codec: Any = codec_for(game)
     rnd = random.Random(f"{case}/{seed}")
+    # Trans games played at random hardly end (nobody joins their cities): there a Steiner bot plays most moves
+    bot = None if game_name.startswith("ttr-") else SteinerBot(seed=seed)
     reload_at = rnd.randrange(20, 120)
     step = 0
     while not game.is_over:
         legal = game.legal_actions()
         yield f"{step} {game.current_player} {game.phase} {game.state.rng.state} {' | '.join(map(str, legal))}"
-        if step % VIEW_EVERY == 0:
-            for seat in range(n):
-                yield _json(game.view(seat))
-                ov = game.observation_view(seat)
-                yield _json(ov._asdict())
+        if step % VIEW_EVERY == 0:  # one seat at a time, in turn, and now and then a spectator
+            seat = step // VIEW_EVERY % (n + 1)
+            if seat < n:
+                yield _json(game.view(seat, log_tail=LOG_TAIL))
+                yield _json(game.observation_view(seat)._asdict())
                 yield hashlib.sha256(np.ascontiguousarray(codec.observe_game(game, seat)).tobytes()).hexdigest()
-            yield _json(game.view(None))
+            else:
+                yield _json(game.view(None, log_tail=LOG_TAIL))
             yield hashlib.sha256(np.ascontiguousarray(codec.mask(game)).tobytes()).hexdigest()
         if step == reload_at:
             saved = json.loads(json.dumps(game.to_json()))
             game = tracklayer.load_game(saved)
             yield "reloaded " + _json(saved["state"])
-        game.apply(legal[rnd.randrange(len(legal))])
+        if bot is not None and rnd.random() < BOT_SHARE:
+            game.apply(bot.choose(game.view(game.current_player, log_tail=0), legal))
+        else:
+            game.apply(legal[rnd.randrange(len(legal))])
         step += 1
     yield _json(game.state.to_dict())
     yield _json(game.result())

@@ -58,10 +58,13 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tracklayer.rl.trans_codec",
 )
 
-# Type annotations stay documentation: with annotation typing on, Cython would turn ``x: list[int]``
-# into an exact-type check that refuses what the interpreted build accepts, and the builds would differ.
+# Python semantics, exactly: type annotations stay documentation (with annotation typing on, Cython turns
+# ``x: list[int]`` into an exact-type check that refuses what the interpreted build accepts), and no local
+# variable gets a C or builtin type by inference (Cython's inferred ``bytearray`` refuses a ``bytes`` slice
+# assignment that Python accepts). What compiling buys is the interpreter's dispatch, not C types.
 COMPILER_DIRECTIVES: dict[str, Any] = {
     "annotation_typing": False,
+    "infer_types": False,
     "language_level": 3,
 }
 
