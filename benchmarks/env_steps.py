@@ -17,8 +17,12 @@ the environments use (``codec.mask`` on a fresh position, ``observation_view`` +
 ``observe_compact``, ``apply``) and the reference paths they are tested against (``codec.legal``,
 ``view`` + ``observe``).
 
+With ``--builds both`` every row runs in the compiled and in the interpreted build side by side (see
+``benchmarks/builds.py``) and the table gives CPU steps/s in each and the speed-up.
+
     python benchmarks/env_steps.py                 # a few seconds per row
     python benchmarks/env_steps.py --seconds 10 --breakdown
+    python benchmarks/env_steps.py --builds both --only "aec raw"
 """
 
 from __future__ import annotations
@@ -27,13 +31,18 @@ import argparse
 import gc
 import os
 import random
+import sys
 import time
+from pathlib import Path
 
 # Stepping never calls BLAS, but OpenBLAS's idle worker threads spin for a while after numpy starts them
 # and their CPU time would count in this process's time (about 1.5 % of a row): one thread, unless set.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import builds
 
 import tracklayer
 from tracklayer.rl import BatchEnv, make_env, make_gym, make_raw_env
@@ -180,21 +189,38 @@ def breakdown(name: str, options: dict, games: int = 20) -> None:
         gc.unfreeze()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per row (wall time for rows with workers)")
-    parser.add_argument("--breakdown", action="store_true", help="also time the parts of a step")
-    parser.add_argument("--only", default="", help="only rows whose label contains this text")
-    args = parser.parse_args()
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs")
-    print(f"{'environment':<18}{'options':<44}{'steps/s (CPU)':>14}{'steps/s (wall)':>16}{'episodes':>10}")
+def _rows() -> list[tuple[str, dict[str, object], str]]:
     pools = sorted({2, os.cpu_count() or 1})
     rows = [(n, o, "aec raw") for n, o in ROWS] + [("ttr_europe_v2", {"players": 2}, "aec wrapped")]
     for name in ("ttr_europe_v2", "ttr_new_york_v1"):
         rows += [(name, {"players": 2}, "gym vs random"), (name, {"players": 2}, "batch64 vs random")]
         rows += [(name, {"players": 2}, f"batch64 workers={k} vs random") for k in pools]
+    return rows
+
+
+def _label(options: dict[str, object], kind: str) -> str:
+    return f"{kind} {options}".replace("'", "")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per row (wall time for rows with workers)")
+    parser.add_argument("--breakdown", action="store_true", help="also time the parts of a step")
+    parser.add_argument("--only", default="", help="only rows whose label contains this text")
+    parser.add_argument("--builds", choices=("both", "this"), default="this",
+                        help="compare the compiled and interpreted builds, or measure this process's build")
+    args = parser.parse_args()
+    rows = _rows()
+    if args.builds == "both":
+        labels = [f"{name} {_label(options, kind)}" for name, options, kind in rows]
+        builds.side_by_side(__file__, [x for x in labels if args.only in x], ["--seconds", str(args.seconds)],
+                            "cpu", "learner steps per CPU second", higher_is_better=True)
+        return
+    print(f"engine: {tracklayer.engine_info()['build']}")
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs")
+    print(f"{'environment':<18}{'options':<44}{'steps/s (CPU)':>14}{'steps/s (wall)':>16}{'episodes':>10}")
     for name, options, kind in rows:
-        label = f"{kind} {options}".replace("'", "")
+        label = _label(options, kind)
         if args.only and args.only not in f"{name} {label}":
             continue
         if kind == "aec raw":
@@ -209,6 +235,7 @@ def main() -> None:
             env = make_gym(name, opponents="random", bot_log_tail=0, **options)
             cpu, wall, eps = gym_rate(env, args.seconds)
         print(f"{name:<18}{label:<44}{cpu:>14,.0f}{wall:>16,.0f}{eps:>10}")
+        builds.report(f"{name} {label}", cpu=cpu, wall=wall)
     if args.breakdown:
         for name, options in (ROWS[0], ROWS[4], ROWS[6], ROWS[7]):
             breakdown(name, options)

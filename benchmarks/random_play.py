@@ -2,11 +2,15 @@
 
 Every move goes through the public API (``legal_actions()`` then ``apply()``), with a uniformly
 random choice among all legal actions, card payments included; each game ends with full final
-scoring (``result()``: longest trail and station assignment). Prints games/s and actions/s, plus the
-time of final scoring alone.
+scoring (``result()``: longest trail and station assignment). Prints games/s, actions/s and CPU
+microseconds per action, plus the time of final scoring alone.
 
-    python benchmarks/random_play.py            # default: a few seconds per row
-    python benchmarks/random_play.py --seconds 10
+By default each row runs in the compiled and in the interpreted build side by side (see
+``benchmarks/builds.py``) and the table gives CPU microseconds per action in each and the speed-up;
+``--builds this`` measures only the build this process runs, with the full table.
+
+    python benchmarks/random_play.py                 # both builds, a few seconds per row
+    python benchmarks/random_play.py --builds this --seconds 10
 """
 
 from __future__ import annotations
@@ -14,7 +18,13 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import builds
 
 import tracklayer
 
@@ -37,30 +47,43 @@ def play(game: str, variant: str | None, n: int, seed: int) -> tuple[int, float]
     return steps, (time.perf_counter() - t0) * 1000
 
 
+def _label(game: str, variant: str | None, n: int) -> str:
+    return f"{game} {variant or '-'} {n}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0, help="time budget per row")
     parser.add_argument("--only", default="", help="only rows whose label contains this text")
+    parser.add_argument("--builds", choices=("both", "this"), default="both",
+                        help="compare the compiled and interpreted builds, or measure this process's build")
     args = parser.parse_args()
+    labels = [_label(*row) for row in ROWS if args.only in _label(*row)]
+    if args.builds == "both":
+        builds.side_by_side(__file__, labels, ["--seconds", str(args.seconds)], "us_per_action", "CPU µs per action",
+                            higher_is_better=False)
+        return
+    print(f"engine: {tracklayer.engine_info()['build']}")
     print(f"{'game':<14}{'variant':<12}{'players':>7}{'games/s':>10}{'actions/s':>11}{'actions/game':>14}"
-          f"{'scoring ms p50/p99':>21}")
+          f"{'µs/action (CPU)':>17}{'scoring ms p50/p99':>21}")
     for game, variant, n in ROWS:
-        label = f"{game} {variant or ''} {n}"
-        if args.only and args.only not in label:
+        label = _label(game, variant, n)
+        if label not in labels:
             continue
         games = steps = 0
         score_ms = []  # finished games are not kept: a growing heap would slow the garbage collector
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         while time.perf_counter() - start < args.seconds:
             k, ms = play(game, variant, n, seed=games)
             steps += k
             games += 1
             score_ms.append(ms)
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         score_ms.sort()
         p99 = score_ms[min(len(score_ms) - 1, int(len(score_ms) * 0.99))]
         print(f"{game:<14}{variant or '-':<12}{n:>7}{games / elapsed:>10.1f}{steps / elapsed:>11.0f}"
-              f"{steps / games:>14.0f}{statistics.median(score_ms):>12.3f} / {p99:.3f}")
+              f"{steps / games:>14.0f}{cpu / steps * 1e6:>17.2f}{statistics.median(score_ms):>12.3f} / {p99:.3f}")
+        builds.report(label, us_per_action=cpu / steps * 1e6, scoring_ms_p99=p99)
 
 
 if __name__ == "__main__":

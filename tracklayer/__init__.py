@@ -3,7 +3,11 @@
 ``new_game`` / ``load_game`` are the one door to every game family; see the README for a tour.
 """
 
-from tracklayer.core.errors import (
+from tracklayer import native as _native
+
+_native.install()  # before any engine module is imported: it picks the compiled or the interpreted build
+
+from tracklayer.core.errors import (  # noqa: E402
     GameDataError,
     IllegalAction,
     MapError,
@@ -11,10 +15,11 @@ from tracklayer.core.errors import (
     TracklayerError,
     UnknownName,
 )
-from tracklayer.core.registry import games, load_game, new_game
-from tracklayer.core.registry import register as _register
-from tracklayer.ttr.game import GAMES as _TTR_GAMES
-from tracklayer.ttr.game import load_ttr_game, new_ttr_game
+from tracklayer.core.registry import games, load_game, new_game  # noqa: E402
+from tracklayer.core.registry import register as _register  # noqa: E402
+from tracklayer.native import engine_info  # noqa: E402
+from tracklayer.ttr.game import GAMES as _TTR_GAMES  # noqa: E402
+from tracklayer.ttr.game import load_ttr_game, new_ttr_game  # noqa: E402
 
 _register(_TTR_GAMES, new_ttr_game, load_ttr_game)
 
@@ -30,6 +35,7 @@ __all__ = [
     "NotationError",
     "TracklayerError",
     "UnknownName",
+    "engine_info",
     "games",
     "load_game",
     "new_game",

@@ -16,6 +16,24 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Faithful engines, bots and play for rail-building board games.")
 
 
+def _version(value: bool) -> None:
+    if value:
+        import tracklayer
+        from tracklayer.native import describe
+
+        typer.echo(f"tracklayer {tracklayer.__version__}")
+        typer.echo(describe())
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="print the version and which build of the engine runs")] = False,
+) -> None:
+    """Faithful engines, bots and play for rail-building board games."""
+
+
 def fail(message: str) -> typer.Exit:
     """Print an error on stderr, unwrapped (scripts read it), and return the exit-2 signal to raise."""
     typer.echo(f"error: {message}", err=True)

@@ -61,6 +61,13 @@ def test_ttr_memos_stay_within_their_bounds_over_many_games(monkeypatch: pytest.
         monkeypatch.setattr(ttr_rules, name, value)
     monkeypatch.setattr(ttr_actions, "KEEP_MEMO", 4)
     monkeypatch.setattr(ttr_actions, "KEEP_LISTS_MEMO", 4)
+    # the rules object is shared by every game on the board: start from empty memos, whatever other tests in
+    # this process filled them with at their real bounds (a memo is cleared only when it is next used)
+    rules = tracklayer.new_game("ttr-europe", 4, seed=0).rules
+    for memo in (rules._pay_memo, rules._draws, rules._free_cities, rules._bit_lists, rules._claimable_memo,
+                 rules.board.actions._keeps, rules.board.actions._keep_lists,
+                 *(cmemo for *_, cmemo in rules._color_unions)):
+        memo.clear()
     for seed in range(4):
         play_random("ttr-europe", 4, seed)
     game = tracklayer.new_game("ttr-europe", 4, seed=0)

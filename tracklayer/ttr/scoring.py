@@ -60,7 +60,14 @@ def joined_pairs(board: Board, routes: Sequence[int], pairs: Sequence[tuple[int,
             ca |= cb
             for city in cb:
                 comp[city] = ca
-    return [a == b or (a in comp and get(b) is comp[a]) for a, b in pairs]
+    return [a == b or _same_component(comp, a, b) for a, b in pairs]
+
+
+def _same_component(comp: dict[int, set[int]], a: int, b: int) -> bool:
+    # a helper, not an inline ``a in comp and comp.get(b) is comp[a]``: Cython 3.1-3.3 miscompiles that
+    # expression inside ``x or (...)`` (a C int passed on as an object pointer; a crash)
+    ca = comp.get(a)
+    return ca is not None and comp.get(b) is ca
 
 
 def score_position(
