@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 import tracklayer
+from tests import waits
 from tests.server.helpers import database_url, running
 from tracklayer.bots import make_bot
 from tracklayer.server.botpool import GRACE, BotPool
@@ -146,8 +147,15 @@ def test_a_person_s_bots_go_before_bot_only_games() -> None:
 
 
 def test_server_bots_move_through_the_pool(tmp_path: Path) -> None:
+    """A planner thinks in the pool, a random bot in the event loop; each moves in its own turn.
+
+    The Rooms here has no cluster (no lease), so its database is its own SQLite file: on a database
+    shared with server processes (PostgreSQL in CI) their resume sweeps would load this game, a bot
+    seat to move, and play its bots' turns, which this process would then only reload.
+    """
+
     async def scenario() -> None:
-        store = Store(database_url(tmp_path))
+        store = Store(f"sqlite:///{tmp_path / 'db.sqlite3'}")
         pool = BotPool(workers=1, move_seconds=60, factory=test_factory)
         rooms = Rooms(store, bot_delay=0, pool=pool)
         try:
@@ -161,11 +169,12 @@ def test_server_bots_move_through_the_pool(tmp_path: Path) -> None:
             store.create_game(rec)
             room = rooms.add(rec, game)
             await rooms.play(room, {0}, str(room.game.legal_actions()[0]), 0)
-            for _ in range(600):
-                if len(room.game.moves) >= 3:
-                    break
+            # Ann's ticket keep, then the planner's, then the random bot's: Ann is to move again
+            deadline = waits.deadline(60)
+            while not (room.game.current_player == 0 and any(seat == 2 for seat, *_ in room.game.move_log)):
+                assert time.monotonic() < deadline, f"the bots never moved: {room.game.move_log}"
                 await asyncio.sleep(0.05)
-            assert len(room.game.moves) >= 3 and room.game.current_player == 0
+            assert [seat for seat, *_ in room.game.move_log] == [0, 1, 2]
             assert room.bots[1].last is not None and room.bots[1].last.pid != os.getpid()
             assert rooms.bot_moves["pool"] >= 1 and rooms.bot_moves["inline"] >= 1  # random: in-process
             assert room.bots[2].inline is not None and room.bots[2].last is None

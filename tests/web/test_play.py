@@ -8,7 +8,14 @@ from typing import Any
 
 from tests import waits
 from tests.server.helpers import Server
-from tests.web.test_browser import keep_tickets, play_one_turn, state, wait_moves_after, wait_my_turn
+from tests.web.test_browser import (
+    click_and_wait,
+    keep_tickets,
+    play_one_turn,
+    state,
+    wait_moves_after,
+    wait_my_turn,
+)
 
 
 def new_page(browser: Any, width: int, height: int, locale: str = "en-US", phone: bool = False) -> Any:
@@ -126,6 +133,35 @@ def test_claims_last_moves_and_layout_without_scrolling(web_server: Server, brow
         assert calm_now == (stored == "reduce")
         assert not page.errors, page.errors
     finally:
+        page.context.close()
+
+
+def test_a_turn_that_placed_nothing_has_no_halo(web_server: Server, browser: Any) -> None:
+    """Bob's last turn is haloed when it placed something (a station here) and has no halo when it only
+    kept tickets: the page draws a halo group only around what a turn placed."""
+    out = web_server.create("ttr-europe", [{"name": "Ann"}, {"name": "Bob"}], first_player=0)
+    page = new_page(browser, 1366, 768)
+    bob = web_server.client(out["id"], out["seats"][1]["token"])
+    halos = "svg .layer-last .lastmove"
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        keep_tickets(page)
+        s = bob.my_turn()
+        assert bob.move(next(m for m in s["legal"] if m.startswith("keep ")))["type"] == "ack"
+        page.wait_for_function("() => window.__tracklayer.st.moves === 2", timeout=waits.ms(20))
+        assert "Bob" in page.inner_text("#banner")  # his turn is said, but it placed nothing on the board
+        assert page.locator(halos).count() == 0
+        click_and_wait(page, '[data-draw="deck"]')
+        wait_my_turn(page)
+        click_and_wait(page, '[data-draw="deck"]')
+        s = bob.wait_state(lambda st: st["moves"] == 4)  # Ann's turn over: his turn (not his last state)
+        assert bob.move(next(m for m in s["legal"] if m.startswith("station ")))["type"] == "ack"
+        page.wait_for_function("() => window.__tracklayer.st.moves === 5", timeout=waits.ms(20))
+        assert page.locator(halos).evaluate_all("gs => gs.map(g => g.dataset.seat)") == ["1"]
+        assert page.locator(f"{halos} circle").count() == 1  # the station's city
+        assert not page.errors, page.errors
+    finally:
+        bob.close()
         page.context.close()
 
 

@@ -253,6 +253,7 @@ export class TTRBoard {
     const old = new Map([...layer.children].map((el) => [el.dataset.key, el]));
     layer.replaceChildren();
     for (const it of items) {
+      if (!it.routes.length && !it.cities.length) continue; // a turn that placed nothing (cards, tickets): no halo
       const again = old.get(it.key); // unchanged since the last update: keep it (and its animation state)
       if (again) { layer.append(again); continue; }
       const g = s("g", { class: "lastmove", "data-seat": it.seat, "data-key": it.key });
