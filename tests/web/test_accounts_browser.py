@@ -3,10 +3,13 @@ profile and the leaderboard; screenshots of the new pages in English and German 
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from tests import waits
 from tests.server.helpers import Server
@@ -94,3 +97,35 @@ def test_register_play_and_see_the_rating(web_server: Server, page: Any, browser
                 assert "Anmelden" in pg.inner_text("#acct")
             ctx.close()
             assert not errors, errors
+
+
+def test_a_lookalike_name_is_refused_on_a_german_phone(web_server: Server, browser: Any, shots: Path) -> None:
+    """The form names the existing account in German, and lies inside a 390 px phone: the lobby's
+    longest German option (the turn clock's) must not widen the page past the screen."""
+    suffix = secrets.token_hex(3)
+    r = httpx.post(web_server.base + "/api/register", json={"username": f"Victim{suffix}",
+                                                            "password": "a long enough password"})
+    assert r.status_code == 201, r.text
+    catalog = json.loads((Path(__file__).resolve().parents[2] / "tracklayer/web/static/i18n/de.json")
+                         .read_text(encoding="utf-8"))
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True, locale="de-DE")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(web_server.base + "/")
+        pg.click("#acct-open")
+        pg.fill("#acct-user", f"V\u0131ct\u0131m{suffix}")  # dotless i twice
+        pg.fill("#acct-pass", "a long enough password")
+        pg.click("#acct-register")
+        pg.wait_for_selector("#acct-error")
+        assert pg.text_content("#acct-error") == catalog["account.err_lookalike"].replace("{name}", f"Victim{suffix}")
+        pg.screenshot(path=str(shots / "lookalike-de-390.png"))
+        width = pg.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, f"the German lobby is {width}px wide on a 390px phone"
+        box = pg.locator("#acct-form").bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        assert not errors, errors
+    finally:
+        ctx.close()

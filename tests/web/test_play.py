@@ -432,3 +432,22 @@ def test_a_flooded_connection_tells_the_player_why(web_server: Server, browser: 
         assert page.errors == []
     finally:
         page.context.close()
+
+
+def test_a_flooded_connection_toast_uses_the_phone_width(web_server: Server, browser: Any) -> None:
+    """On a phone the toast spans most of the screen (a few lines), not a narrow column over the map."""
+    out = web_server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    page = new_page(browser, 390, 844, locale="de-DE", phone=True)
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        page.wait_for_selector("#action input[data-ticket]")
+        page.evaluate("() => { const ws = window.__tracklayer.ws; for (let i = 0; i < 2000; i++) "
+                      "ws.send(JSON.stringify({ type: 'ping' })); }")
+        page.wait_for_function("() => document.querySelector('#toast').textContent.length > 0")
+        box = page.locator("#toast").bounding_box()
+        assert box, "no toast"
+        assert box["width"] >= 0.8 * 390 and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        page.wait_for_function("() => window.__tracklayer.online")  # and it comes back
+        assert page.errors == []
+    finally:
+        page.context.close()
