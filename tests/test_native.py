@@ -35,6 +35,15 @@ def test_engine_info_names_every_engine_module_once() -> None:
     assert bool(info["reason"]) == (info["build"] != "compiled")
 
 
+def test_engine_info_imports_nothing_optional() -> None:
+    """``tracklayer --version`` works on a plain install: the RL codecs (numpy, gymnasium) are not imported."""
+    optional = ("tracklayer.rl", "gymnasium", "numpy")
+    out = run_python(f"import sys, tracklayer; b = tracklayer.engine_info()['build']; "
+                     f"print(b, sorted(m for m in sys.modules if m.startswith({optional!r})))")
+    assert out.split(" ", 1)[1].strip() == "[]", out
+    assert out.split(" ", 1)[0] == tracklayer.engine_info()["build"]
+
+
 def test_ci_runs_the_compiled_build() -> None:
     """CI installs with a compiler: a build that silently fell back to the interpreter fails here."""
     if not os.environ.get("CI"):

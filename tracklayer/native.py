@@ -123,18 +123,23 @@ class _EngineFinder(importlib.abc.MetaPathFinder):
             return importlib.machinery.ModuleSpec(fullname, loader, origin=str(source))
         return None
 
-    def _fresh_extension(self, fullname: str, source: Path) -> bool:
+    def extension_state(self, fullname: str, source: Path) -> str:
+        """``"fresh"``, ``"stale"`` (built from another source) or ``"missing"``: the compiled module beside
+        ``source``, looked at without importing anything."""
         leaf = fullname.rpartition(".")[2]
         if not any((source.parent / f"{leaf}{suffix}").is_file()
                    for suffix in importlib.machinery.EXTENSION_SUFFIXES):
-            return False
-        if self.digests.get(fullname) == source_digest(source):
-            return True
-        self.stale.append(fullname)
-        if len(self.stale) == 1:
-            warnings.warn(f"the compiled {fullname} was built from another version of its source; the engine "
-                          "runs it interpreted (rebuild with: pip install -e .)", RuntimeWarning, stacklevel=2)
-        return False
+            return "missing"
+        return "fresh" if self.digests.get(fullname) == source_digest(source) else "stale"
+
+    def _fresh_extension(self, fullname: str, source: Path) -> bool:
+        state = self.extension_state(fullname, source)
+        if state == "stale":
+            self.stale.append(fullname)
+            if len(self.stale) == 1:
+                warnings.warn(f"the compiled {fullname} was built from another version of its source; the engine "
+                              "runs it interpreted (rebuild with: pip install -e .)", RuntimeWarning, stacklevel=2)
+        return state == "fresh"
 
 
 def install() -> None:
@@ -152,19 +157,27 @@ def engine_info() -> dict[str, Any]:
     """
     compiled: list[str] = []
     interpreted: list[str] = []
-    for name in COMPILED_MODULES:
-        module = importlib.import_module(name)
-        loader = getattr(module, "__loader__", None)
-        (compiled if isinstance(loader, importlib.machinery.ExtensionFileLoader) else interpreted).append(name)
     finder = next((f for f in sys.meta_path if isinstance(f, _EngineFinder)), None)
+    stale: list[str] = []
+    for name in COMPILED_MODULES:
+        module = sys.modules.get(name)
+        if module is not None:  # loaded: what was loaded
+            native = isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader)
+        else:  # not loaded (the RL codecs need the optional extras): what an import would load
+            source = _source_path(name, _PACKAGE_DIR.parent)
+            state = "missing" if finder is None else finder.extension_state(name, source)
+            native = state == "fresh" and finder is not None and not finder.interpreted
+            if state == "stale":
+                stale.append(name)
+        (compiled if native else interpreted).append(name)
     if not interpreted:
         build, reason = "compiled", ""
     else:
         build = "partial" if compiled else "interpreted"
         if finder is not None and finder.interpreted:
             reason = f"{ENV_INTERPRETED} is set"
-        elif finder is not None and finder.stale:
-            reason = "compiled modules are older than their source: " + ", ".join(finder.stale)
+        elif finder is not None and (finder.stale or stale):
+            reason = "compiled modules are older than their source: " + ", ".join([*finder.stale, *stale])
         else:
             reason = "not compiled at install (no C compiler or no Cython): pip install . with gcc to compile"
     return {"build": build, "compiled": compiled, "interpreted": interpreted, "reason": reason}
