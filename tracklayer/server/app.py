@@ -31,6 +31,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 import tracklayer
 from tracklayer.bots import resolve_bot
 from tracklayer.core.gcpause import freeze_heap
+from tracklayer.native import describe as describe_engine
 from tracklayer.server import accounts as accounts_mod
 from tracklayer.server import guard, replay
 from tracklayer.server.botpool import BotPool
@@ -192,7 +193,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cluster = attach_cluster(state["rooms"])  # PostgreSQL: moves and bot ownership shared by all processes
         matchmaker = state["rooms"].matchmaker = Matchmaker(store, state["rooms"])  # open seats, quick play
         matchmaker.start()
-        log.info("tracklayer server ready (database: %s)", url.split("://", 1)[0])
+        log.info("tracklayer server ready (database: %s; %s)", url.split("://", 1)[0], describe_engine())
         try:
             yield
         finally:
