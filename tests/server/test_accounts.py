@@ -155,16 +155,22 @@ def test_racing_lookalike_registrations_make_one_account(engine: sa.Engine) -> N
     assert len(made) == 1
 
 
+def _old_database(tmp_path: Path) -> tuple[str, sa.Engine, Any]:
+    """A fresh SQLite file and the Alembic config that upgrades it one revision at a time."""
+    from alembic.config import Config
+
+    db = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(migrate.__code__.co_filename).parent / "migrations"))
+    return db, make_engine(db), cfg
+
+
 def test_upgrade_to_0007_keeps_lookalike_accounts(tmp_path: Path) -> None:
     """Accounts stored before skeletons existed may look alike: the upgrade keeps them all (the oldest
     holds the skeleton) instead of failing, and no new name may look like any of them."""
     from alembic import command
-    from alembic.config import Config
 
-    db = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    e = make_engine(db)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(Path(migrate.__code__.co_filename).parent / "migrations"))
+    db, e, cfg = _old_database(tmp_path)
     with e.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0006")
@@ -406,14 +412,10 @@ def test_ladder_seed_command(url: str) -> None:
 
 def test_upgrade_from_the_0001_schema_keeps_games(tmp_path: Path) -> None:
     from alembic import command
-    from alembic.config import Config
 
-    from tracklayer.server.db import Store, migrate
+    from tracklayer.server.db import Store
 
-    db = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    e = make_engine(db)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(Path(migrate.__code__.co_filename).parent / "migrations"))
+    db, e, cfg = _old_database(tmp_path)
     with e.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0001")
