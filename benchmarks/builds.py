@@ -5,15 +5,22 @@ With ``--builds both`` it hands each row to two child processes of itself, one c
 interpreted (``TRACKLAYER_INTERPRETED=1``), one after the other for the same row, so both figures of a
 row are measured moments apart on the same machine load; each child reports its row as one
 ``ROW {json}`` line.
+
+``--against DIR`` adds another engine to the comparison: a checkout of another revision (``git worktree
+add ../base REV``, built in place with ``python setup.py build_ext --inplace``), whose own copy of the
+script measures the same rows in its compiled and interpreted builds, interleaved with this checkout's.
+Then the ratios are this compiled build against each of the others.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 CHILD = "TRACKLAYER_BENCH_CHILD"
@@ -25,12 +32,16 @@ def report(label: str, **values: float) -> None:
         print("ROW " + json.dumps({"label": label, **values}), flush=True)
 
 
-def run_row(script: str, label: str, argv: Sequence[str], build: str) -> dict[str, Any]:
+def run_row(script: str, label: str, argv: Sequence[str], build: str, root: Path | None = None) -> dict[str, Any]:
+    """One row in one build, in a child process: of this checkout, or of the checkout at ``root``."""
     env = {k: v for k, v in os.environ.items() if k != "TRACKLAYER_INTERPRETED"} | {CHILD: "1"}
     if build == "interpreted":
         env["TRACKLAYER_INTERPRETED"] = "1"
+    if root is not None:  # the other checkout's package and its own copy of the script
+        env["PYTHONPATH"] = str(root)
+        script = str(root / Path(script).resolve().relative_to(Path(__file__).resolve().parents[1]))
     out = subprocess.run([sys.executable, script, "--builds", "this", "--only", label, *argv], env=env,
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True, cwd=root).stdout
     rows = [json.loads(line[4:]) for line in out.splitlines() if line.startswith("ROW ")]
     mine = [r for r in rows if r["label"] == label]
     if len(mine) != 1:
@@ -38,20 +49,33 @@ def run_row(script: str, label: str, argv: Sequence[str], build: str) -> dict[st
     return mine[0]
 
 
+def add_against(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="also measure the engine of another checkout (built in place) and compare with it")
+
+
 def side_by_side(script: str, labels: Sequence[str], argv: Sequence[str], figure: str, unit: str,
-                 higher_is_better: bool) -> None:
-    """Measure ``figure`` of each row in both builds and print compiled, interpreted and their ratio."""
+                 higher_is_better: bool, against: Path | None = None) -> None:
+    """Measure ``figure`` of each row in both builds (and in both builds of the checkout ``against``) and
+    print the figures and the ratios of this compiled build to the others."""
     import tracklayer
 
     info = tracklayer.engine_info()
     if info["build"] != "compiled":
         print(f"the engine is not compiled here ({info['reason']}): nothing to compare")
         return
+    runs: list[tuple[str, str, Path | None]] = [("compiled", "compiled", None), ("interpreted", "interpreted", None)]
+    if against is not None:
+        against = against.resolve()
+        runs += [("base compiled", "compiled", against), ("base interpreted", "interpreted", against)]
+        print(f"base: the engine in {against}")
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs")
-    print(f"{'row':<58}{'compiled':>14}{'interpreted':>14}{'speed-up':>10}   ({figure}, {unit})")
+    print(f"{'row':<34}" + "".join(f"{name:>18}" for name, *_ in runs)
+          + "".join(f"{'vs ' + name:>22}" for name, *_ in runs[1:]) + f"   ({figure}, {unit})")
     for label in labels:
-        compiled = run_row(script, label, argv, "compiled")[figure]
-        interpreted = run_row(script, label, argv, "interpreted")[figure]
-        ratio = compiled / interpreted if higher_is_better else interpreted / compiled
-        print(f"{label:<58}{compiled:>14,.1f}{interpreted:>14,.1f}{ratio:>9.2f}x", flush=True)
+        values = [run_row(script, label, argv, build, root)[figure] for _, build, root in runs]
+        mine = values[0]
+        ratios = [(mine / v if higher_is_better else v / mine) for v in values[1:]]
+        print(f"{label:<34}" + "".join(f"{v:>18,.1f}" for v in values)
+              + "".join(f"{r:>21.2f}x" for r in ratios), flush=True)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")

@@ -89,6 +89,9 @@ def transcript(case: int, seed: int) -> Iterator[str]:
             else:
                 yield _json(game.view(None, log_tail=LOG_TAIL))
             yield hashlib.sha256(np.ascontiguousarray(codec.mask(game)).tobytes()).hexdigest()
+            # caches the state derives from its own fields (to_dict leaves them out): the views and codecs key
+            # their memos by them, so a build that computed them differently would show only much later
+            yield _json(getattr(game.state, "owned", None))
         if step == reload_at:
             saved = json.loads(json.dumps(game.to_json()))
             game = tracklayer.load_game(saved)

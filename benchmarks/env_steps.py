@@ -209,12 +209,13 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only rows whose label contains this text")
     parser.add_argument("--builds", choices=("both", "this"), default="this",
                         help="compare the compiled and interpreted builds, or measure this process's build")
+    builds.add_against(parser)
     args = parser.parse_args()
     rows = _rows()
     if args.builds == "both":
         labels = [f"{name} {_label(options, kind)}" for name, options, kind in rows]
         builds.side_by_side(__file__, [x for x in labels if args.only in x], ["--seconds", str(args.seconds)],
-                            "cpu", "learner steps per CPU second", higher_is_better=True)
+                            "cpu", "learner steps per CPU second", higher_is_better=True, against=args.against)
         return
     print(f"engine: {tracklayer.engine_info()['build']}")
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs")

@@ -11,6 +11,7 @@ By default each row runs in the compiled and in the interpreted build side by si
 
     python benchmarks/random_play.py                 # both builds, a few seconds per row
     python benchmarks/random_play.py --builds this --seconds 10
+    python benchmarks/random_play.py --against ../base   # and another revision's engine, both builds
 """
 
 from __future__ import annotations
@@ -57,11 +58,12 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only rows whose label contains this text")
     parser.add_argument("--builds", choices=("both", "this"), default="both",
                         help="compare the compiled and interpreted builds, or measure this process's build")
+    builds.add_against(parser)
     args = parser.parse_args()
     labels = [_label(*row) for row in ROWS if args.only in _label(*row)]
     if args.builds == "both":
         builds.side_by_side(__file__, labels, ["--seconds", str(args.seconds)], "us_per_action", "CPU µs per action",
-                            higher_is_better=False)
+                            higher_is_better=False, against=args.against)
         return
     print(f"engine: {tracklayer.engine_info()['build']}")
     print(f"{'game':<14}{'variant':<12}{'players':>7}{'games/s':>10}{'actions/s':>11}{'actions/game':>14}"

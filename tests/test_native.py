@@ -91,6 +91,23 @@ def test_a_compiled_module_older_than_its_source_is_not_used(tmp_path: Path,
     assert native._EngineFinder(interpreted=True).find_spec("pkg.mod", [str(pkg)]) is not None
 
 
+def test_a_changed_declaration_file_makes_the_compiled_modules_stale(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``.pxd`` declarations are compiled into every module that uses their C types: a module built
+    before one of them changed (anywhere in the package) is not used."""
+    pkg = _fake_package(tmp_path, "X = 2\n")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub").mkdir()
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "other.pxd").write_text("cdef class A:\n    cdef int n\n")
+    monkeypatch.setattr(native, "COMPILED_MODULES", ("pkg.mod",))
+    finder = native._EngineFinder(interpreted=False)
+    finder.digests = {"pkg.mod": native.source_digest(pkg / "mod.py")}
+    assert finder.extension_state("pkg.mod", pkg / "mod.py") == "fresh"
+    (pkg / "sub" / "other.pxd").write_text("cdef class A:\n    cdef long n\n")
+    assert finder.extension_state("pkg.mod", pkg / "mod.py") == "stale"
+
+
 def test_modules_outside_the_engine_are_left_to_python(tmp_path: Path) -> None:
     pkg = _fake_package(tmp_path, "X = 1\n")
     assert native._EngineFinder(interpreted=True).find_spec("pkg.mod", [str(pkg)]) is None

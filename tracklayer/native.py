@@ -1,15 +1,18 @@
 """Which build of the engine runs: compiled (Cython) or interpreted, and the switch between them.
 
-The engine modules below are ordinary Python. ``setup.py`` compiles them with Cython when the
-package is installed and a C compiler is there; Python then imports the extension module in place
-of the ``.py`` file. Both builds must play identical games (``tests/test_native.py`` and
-``benchmarks/differential.py`` compare them), so this module also lets a process choose the
-interpreted build: ``TRACKLAYER_INTERPRETED=1`` in the environment before ``tracklayer`` is imported.
+The engine modules below are ordinary Python in Cython's pure-Python mode: the hot classes carry C
+type declarations (``@cython.cclass``, ``@cython.locals``, and ``.pxd`` files beside the modules whose
+classes other modules use as C types), which the interpreter reads as plain Python. ``setup.py``
+compiles them with Cython when the package is installed and a C compiler is there; Python then
+imports the extension module in place of the ``.py`` file. Both builds must play identical games
+(``tests/test_native.py`` and ``benchmarks/differential.py`` compare them), so this module also lets a
+process choose the interpreted build: ``TRACKLAYER_INTERPRETED=1`` in the environment before
+``tracklayer`` is imported.
 
 A compiled module is used only while its source is the one it was built from: the build writes the
-SHA-256 of every compiled source to ``native_build.json``, and a module whose ``.py`` changed since
-(an edited checkout, a ``git pull`` without ``pip install -e .``) runs interpreted, with one warning,
-instead of running stale rules.
+SHA-256 of every compiled source (and of the package's ``.pxd`` declarations) to ``native_build.json``,
+and a module whose source changed since (an edited checkout, a ``git pull`` without ``pip install -e .``)
+runs interpreted, with one warning, instead of running stale rules.
 
 This file imports nothing from ``tracklayer``: ``setup.py`` reads the module list from it before the
 package exists.
@@ -61,7 +64,8 @@ COMPILED_MODULES: tuple[str, ...] = (
 # Python semantics, exactly: type annotations stay documentation (with annotation typing on, Cython turns
 # ``x: list[int]`` into an exact-type check that refuses what the interpreted build accepts), and no local
 # variable gets a C or builtin type by inference (Cython's inferred ``bytearray`` refuses a ``bytes`` slice
-# assignment that Python accepts). What compiling buys is the interpreter's dispatch, not C types.
+# assignment that Python accepts). C types come only where the code declares them (``@cython.locals``,
+# ``cython.declare``, the ``.pxd`` files), and the differential test holds both builds to the same games.
 COMPILER_DIRECTIVES: dict[str, Any] = {
     "annotation_typing": False,
     "infer_types": False,
@@ -74,7 +78,16 @@ _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def source_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """SHA-256 of a module's source and of every ``.pxd`` of the package: the C declarations of the typed
+    classes are compiled into each module that uses them, so a changed declaration makes them all stale."""
+    h = hashlib.sha256(path.read_bytes())
+    package = path.parent  # the top-level package: the highest folder with an __init__.py
+    while (package.parent / "__init__.py").is_file():
+        package = package.parent
+    for pxd in sorted(package.rglob("*.pxd")):
+        h.update(pxd.relative_to(package).as_posix().encode())
+        h.update(pxd.read_bytes())
+    return h.hexdigest()
 
 
 def _source_path(name: str, root: Path) -> Path:

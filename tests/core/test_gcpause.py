@@ -15,7 +15,6 @@ import pytest
 import tracklayer
 import tracklayer.trans.actions as trans_actions
 import tracklayer.ttr.actions as ttr_actions
-import tracklayer.ttr.rules as ttr_rules
 from tracklayer.core import gcpause
 
 
@@ -39,34 +38,21 @@ def play_random(name: str, n: int, seed: int, moves: int = 400) -> None:
 
 
 def ttr_memos(rules: Any) -> dict[str, tuple[int, int]]:
-    """(size, bound) of every memo of a TTR rules object and its board's action table."""
+    """(size, bound) of every memo of a TTR board's action table (the rules keep none)."""
     table = rules.board.actions
-    out = {
-        "pay": (len(rules._pay_memo), ttr_rules.PAY_MEMO_HANDS),
-        "draws": (len(rules._draws), ttr_rules.DRAWS_MEMO),
-        "free cities": (len(rules._free_cities), ttr_rules.FREE_CITIES_MEMO),
-        "bit lists": (len(rules._bit_lists), ttr_rules.BIT_LISTS_MEMO),
-        "claimable": (len(rules._claimable_memo), ttr_rules.CLAIMABLE_MEMO),
+    return {
         "keeps": (len(table._keeps), ttr_actions.KEEP_MEMO),
         "keep lists": (len(table._keep_lists), ttr_actions.KEEP_LISTS_MEMO),
     }
-    for color, *_, cmemo in rules._color_unions:
-        out[f"colour {color}"] = (len(cmemo), ttr_rules.COLOR_MEMO)
-    return out
 
 
 def test_ttr_memos_stay_within_their_bounds_over_many_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name, value in (("PAY_MEMO_HANDS", 8), ("DRAWS_MEMO", 8), ("FREE_CITIES_MEMO", 4), ("BIT_LISTS_MEMO", 8),
-                        ("CLAIMABLE_MEMO", 4), ("COLOR_MEMO", 4)):
-        monkeypatch.setattr(ttr_rules, name, value)
     monkeypatch.setattr(ttr_actions, "KEEP_MEMO", 4)
     monkeypatch.setattr(ttr_actions, "KEEP_LISTS_MEMO", 4)
     # the rules object is shared by every game on the board: start from empty memos, whatever other tests in
     # this process filled them with at their real bounds (a memo is cleared only when it is next used)
     rules = tracklayer.new_game("ttr-europe", 4, seed=0).rules
-    for memo in (rules._pay_memo, rules._draws, rules._free_cities, rules._bit_lists, rules._claimable_memo,
-                 rules.board.actions._keeps, rules.board.actions._keep_lists,
-                 *(cmemo for *_, cmemo in rules._color_unions)):
+    for memo in (rules.board.actions._keeps, rules.board.actions._keep_lists):
         memo.clear()
     for seed in range(4):
         play_random("ttr-europe", 4, seed)

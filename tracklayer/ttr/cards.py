@@ -6,8 +6,14 @@ pull cards, and the reshuffle and 3-locomotive rules must behave the same for al
 
 from __future__ import annotations
 
+import cython
+
 from tracklayer.ttr.board import Board
-from tracklayer.ttr.state import State
+
+if cython.compiled:
+    from cython.cimports.tracklayer.ttr.state import State  # the C type (state.pxd)
+else:
+    from tracklayer.ttr.state import State
 
 EMPTY = -1
 # A safety net, not a rule: resets repeat while a market with too few locomotives can be made (rules
@@ -16,6 +22,8 @@ EMPTY = -1
 RESET_LIMIT = 100_000
 
 
+@cython.ccall
+@cython.locals(state=State, deck=list)
 def draw_from_deck(state: State) -> int:
     """Top card of the deck, reshuffling the discard pile in when the deck is empty; -1 if none."""
     deck = state.deck
@@ -28,19 +36,25 @@ def draw_from_deck(state: State) -> int:
     return deck.pop()
 
 
+@cython.ccall
+@cython.locals(state=State)
 def can_draw_from_deck(state: State) -> bool:
     return bool(state.deck) or bool(state.discard)
 
 
+@cython.ccall
+@cython.locals(state=State, market=list, slot=cython.Py_ssize_t)
 def refill_market(state: State, board: Board) -> None:
     """Fill empty face-up slots from the deck; the new cards fall under the locomotive rule at once."""
     market = state.market
-    for slot, card in enumerate(market):
-        if card == EMPTY:
+    for slot in range(len(market)):
+        if market[slot] == EMPTY:
             market[slot] = draw_from_deck(state)
     check_locomotive_rule(state, board)
 
 
+@cython.ccall
+@cython.locals(state=State)
 def discard(state: State, board: Board, cards: list[int]) -> None:
     """Put cards on the discard pile (a payment, a tunnel's revealed cards) as one move.
 
@@ -51,6 +65,8 @@ def discard(state: State, board: Board, cards: list[int]) -> None:
     check_locomotive_rule(state, board)
 
 
+@cython.ccall
+@cython.locals(state=State, market=list, loco=cython.int, limit=cython.int, need=cython.int, slot=cython.Py_ssize_t)
 def check_locomotive_rule(state: State, board: Board) -> None:
     """The 3-locomotive rule, checked at once whenever the market or the piles gain cards.
 
@@ -81,7 +97,7 @@ def check_locomotive_rule(state: State, board: Board) -> None:
     if _non_locos(state, loco) < need:
         return
     for _ in range(RESET_LIMIT):
-        state.discard.extend(c for c in market if c != EMPTY)
+        state.discard.extend([c for c in market if c != EMPTY])
         for slot in range(len(market)):
             market[slot] = EMPTY
         for slot in range(len(market)):
@@ -90,12 +106,16 @@ def check_locomotive_rule(state: State, board: Board) -> None:
             return
 
 
+@cython.cfunc
+@cython.locals(state=State, loco=cython.int)
 def _non_locos(state: State, loco: int) -> int:
     """Cards in deck, discard and market that are not locomotives (hands and tunnels do not count)."""
     n = len(state.deck) - state.deck.count(loco) + len(state.discard) - state.discard.count(loco)
-    return n + sum(1 for c in state.market if c != EMPTY and c != loco)
+    return n + len([c for c in state.market if c != EMPTY and c != loco])
 
 
+@cython.ccall
+@cython.locals(state=State)
 def take_face_up(state: State, board: Board, card: int) -> int:
     """Take the leftmost face-up card of this kind, refill its slot; return the slot."""
     slot = state.market.index(card)

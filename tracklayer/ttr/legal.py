@@ -1,65 +1,334 @@
-"""A lazy, exact list of legal actions.
+"""The legal moves of a Ticket to Ride position, in the engine's order.
 
-A Ticket to Ride turn often has several hundred legal actions, most of them card-payment variants
-of claims and stations (every free city times every way to pay). Materialising them all on every
-turn dominated random play and search. ``ActionList`` stores them as arithmetic blocks (a route
-with a range of locomotive counts, a set of cities times a set of payments): ``len``, indexing
-(``random.choice``) and membership are cheap, and iteration yields exactly the same actions, in
-the same order, as a plain list would.
+Kept apart from the rule checks of ``rules.py``: the rules say whether one move is allowed and what it
+does; this module lists every allowed move of the player to move, which is what random play, search
+bots and learning agents ask for thousands of times a second. Both read the same board facts, and the
+tests hold them together (every listed move is accepted by ``apply``, and the slow, literal oracle of
+``tests/ttr/helpers.py`` lists the same moves).
+
+A turn often has several hundred legal moves, most of them card-payment variants of claims and stations
+(every free city times every way to pay). They are produced in blocks (routes of one kind with a range of
+payments, free cities times payments) and :class:`ActionList` makes actions of a block only when asked:
+``len``, indexing (``random.choice``) and membership are cheap, and iterating yields exactly the actions a
+plain list would, in the same order.
+
+The engine's order: the face-up card kinds (sorted), the deck, the tickets; then claims, route kind by
+route kind (a kind is colour, length and ferry locomotives, in the order of its lowest route), each kind's
+routes by id and each route's payments by colour, then by locomotives; then stations, by city and payment.
+
+Compiled, the loops run over C ints (see ``@cython.locals``); interpreted, the same code runs as written.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
-from tracklayer.ttr.actions import NONE, Action
+import cython
+
+from tracklayer.ttr import actions as _actions
+from tracklayer.ttr import board as _board
+from tracklayer.ttr import state as _state
+from tracklayer.ttr.actions import Action
+from tracklayer.ttr.state import INITIAL, KEEP, MAIN, SECOND_DRAW, TUNNEL, State
 
 if TYPE_CHECKING:
     from tracklayer.ttr.actions import ActionTable
+    from tracklayer.ttr.board import Board, Variant
 
-COLORED, GRAYED, STATIONS = 0, 1, 2
+# the markers the loops compare with, as C ints when compiled
+FREE = cython.declare(cython.int, _state.FREE)  # a route or city nobody owns
+NONE = cython.declare(cython.int, _actions.NONE)  # a payment of locomotives only
+GRAY = cython.declare(cython.int, _board.GRAY)  # a route of any one colour
+EMPTY = cython.declare(cython.int, -1)  # an empty face-up slot (as in cards.py)
+COLORED = cython.declare(cython.int, 0)  # the kinds of blocks of an ActionList
+GRAYED = cython.declare(cython.int, 1)
+STATIONS = cython.declare(cython.int, 2)
 
 
-class ActionList(Sequence[Action]):
-    __slots__ = ("_blocks", "_head", "_items", "_len", "_starts", "_table")
+@cython.cclass
+class MoveGenerator:
+    """The legal moves on one board in one variant: the board's facts as flat per-route lists (their C
+    types are in ``legal.pxd``)."""
 
-    def __init__(self, table: ActionTable, head: list[Action]) -> None:
+    def __init__(self, board: Board, variant: Variant) -> None:
+        self.board = board
+        self.variant = variant
+        self.table = board.actions
+        self.loco = board.loco
+        self.draw_actions = [self.table.draw(c) for c in range(self.loco + 1)]
+        self.n_cities = len(board.cities)
+        self.stations = board.stations
+        self.station_costs = tuple(board.station_costs)
+        self.closed_with = tuple(board.closed_with_players)
+        routes = board.routes
+        self.length = [r.length for r in routes]
+        self.twins = [tuple(r.twins) for r in routes]
+        self.identical_to = [r.identical_to for r in routes]
+        by_kind: dict[tuple[int, int, int], list[int]] = {}
+        for r in routes:
+            by_kind.setdefault((r.color, r.length, r.locomotives), []).append(r.index)
+        kinds = sorted(((c, n, f, tuple(rs)) for (c, n, f), rs in by_kind.items()), key=lambda k: k[3][0])
+        self.kind_color = [k[0] for k in kinds]
+        self.kind_length = [k[1] for k in kinds]
+        self.kind_ferry = [k[2] for k in kinds]
+        self.kind_routes = [k[3] for k in kinds]
+        top = max(max(self.length), max(board.station_costs, default=0)) + 1
+        self.pay_runs = [[[tuple((c, nl) for nl in range(lo, stop)) for stop in range(top + 1)]
+                          for lo in range(top + 1)] for c in range(self.loco)]
+
+    # ------------------------------------------------------------------ the whole list
+    @cython.ccall
+    @cython.locals(s=State)
+    def legal_actions(self, s: State) -> Sequence[Action]:
+        phase = s.phase
+        if phase == MAIN:
+            draws, deck, tickets, claims, stations = self.main_parts(s)
+            table = self.table
+            head: list[Action] = [self.draw_actions[c] for c in draws]
+            if deck:
+                head.append(table.draw_deck)
+            if tickets:
+                head.append(table.draw_tickets)
+            if not head and not claims and stations is None:
+                return [table.pass_]  # nothing else is possible
+            return ActionList(table, head, claims, stations)
+        if phase == SECOND_DRAW:
+            return self.second_draws(s)
+        if phase == KEEP:
+            offer = s.offers[s.current]
+            return self.table.keep_choices(offer, self.variant.draw_min_keep, len(offer))
+        if phase == INITIAL:
+            offer = s.offers[s.current]
+            step = self.variant.initial.steps[s.deal_step]
+            least = step.least(len(s.tickets[s.current]), len(offer))
+            return self.table.keep_choices(offer, least, step.max_keep_long)
+        if phase == TUNNEL:
+            return [*self.tunnel_payments(s), self.table.decline]
+        return []
+
+    @cython.ccall
+    @cython.locals(s=State, c=cython.int)
+    def can_draw_second(self, s: State) -> bool:
+        """Whether a second card can be taken at all."""
+        for c in s.market:
+            if c != EMPTY and c != self.loco:
+                return True
+        return bool(s.deck or s.discard)
+
+    @cython.ccall
+    @cython.locals(s=State, loco=cython.int, c=cython.int)
+    def second_draws(self, s: State) -> list[Action]:
+        """A second card: any face-up card but a locomotive, or the deck."""
+        loco = self.loco
+        out: list[Action] = [self.draw_actions[c] for c in self.market_kinds(s) if c != loco]
+        if s.deck or s.discard:
+            out.append(self.table.draw_deck)
+        return out
+
+    @cython.ccall
+    @cython.locals(s=State, hand=list, n_loco=cython.int, x=cython.int, lo=cython.int, nl=cython.int, color=cython.int)
+    def tunnel_payments(self, s: State) -> list[Action]:
+        """The extra cards a tunnel asks for: its colour or locomotives (only locomotives if only they were
+        played)."""
+        t = s.tunnel
+        hand = s.hands[s.current]
+        n_loco = hand[self.loco]
+        x = t.extra
+        color = t.color
+        pay = self.table.pay
+        if color == NONE:
+            return [pay(NONE, 0, x)] if n_loco >= x else []
+        lo = x - hand[color]
+        if lo < 0:
+            lo = 0
+        return [pay(color, x - nl, nl) for nl in range(lo, min(x, n_loco) + 1)]
+
+    # ------------------------------------------------------------------ a main-phase turn, in parts
+    @cython.ccall
+    @cython.locals(s=State, c=cython.int, seen=cython.uint)
+    def market_kinds(self, s: State) -> tuple[int, ...]:
+        """The card kinds face up, each once, sorted."""
+        seen = 0
+        for c in s.market:
+            if c != EMPTY:
+                seen |= 1 << c
+        kinds = []
+        for c in range(self.loco + 1):
+            if seen >> c & 1:
+                kinds.append(c)
+        return tuple(kinds)
+
+    @cython.ccall
+    @cython.locals(s=State, p=cython.int, hand=list, n_loco=cython.int, wagons=cython.int, have=cython.int,
+                   most=cython.int, color=cython.int, length=cython.int, ferry=cython.int, lo=cython.int,
+                   hi=cython.int, k=cython.int, cost=cython.int)
+    def main_parts(self, s: State) -> tuple[tuple[int, ...], bool, bool, list[tuple[Any, ...]], Any]:
+        """The legal moves of a main-phase turn as parts, before any action object is made
+        (``legal_actions`` builds its list from them, encoders their masks):
+        ``(draws, deck, tickets, claims, stations)``.
+
+        * ``draws``: the card kinds on the market, sorted; ``deck``, ``tickets``: whether those piles may
+          be drawn from;
+        * ``claims``: blocks of routes of one kind, in the engine's order: ``(order, routes, length, colour,
+          lo, hi)`` for a coloured kind (pay ``lo .. hi`` locomotives and the rest in the colour),
+          ``(order, routes, options)`` for a grey one (each ``(colour, n_loco)`` of ``options``), where
+          ``order`` is the kind's place in the engine's order;
+        * ``stations``: ``(free cities, cost, options)`` or None.
+
+        No part at all: the player can only pass.
+        """
+        p = s.current
+        hand = s.hands[p]
+        n_loco = hand[self.loco]
+        wagons = s.wagons[p]
+        most = 0  # the most cards of one colour: what a grey route can be paid with, besides locomotives
+        for c in range(self.loco):
+            if hand[c] > most:
+                most = hand[c]
+        claims: list[tuple[Any, ...]] = []
+        for k in range(len(self.kind_routes)):
+            length = self.kind_length[k]
+            ferry = self.kind_ferry[k]
+            if length > wagons or ferry > n_loco:
+                continue
+            color = self.kind_color[k]
+            routes = self.kind_routes[k]
+            if color == GRAY:
+                if length > most + n_loco:
+                    continue
+                options = self.payments(hand, length, ferry)
+                if not options:
+                    continue
+                free = self.claimable(s, p, routes)
+                if free:
+                    claims.append((k, free, options))
+            else:
+                have = hand[color]
+                if length > have + n_loco:
+                    continue
+                free = self.claimable(s, p, routes)
+                if free:
+                    lo = length - have
+                    hi = length if n_loco > length else n_loco
+                    claims.append((k, free, length, color, lo if lo > ferry else ferry, hi))
+        stations = None
+        if s.stations_left[p]:
+            cost = self.station_costs[self.stations - s.stations_left[p]]
+            options = self.payments(hand, cost, 0)
+            if options:
+                free_cities = self.free_cities(s)
+                if free_cities:
+                    stations = (free_cities, cost, options)
+        return self.market_kinds(s), bool(s.deck or s.discard), bool(s.ticket_deck), claims, stations
+
+    @cython.ccall
+    @cython.locals(s=State, c=cython.int, owner=cython.int)
+    def free_cities(self, s: State) -> tuple[int, ...]:
+        """The cities without a station."""
+        free = []
+        for c in range(self.n_cities):
+            owner = s.station_owner[c]
+            if owner == FREE:
+                free.append(c)
+        return tuple(free)
+
+    @cython.ccall
+    @cython.locals(s=State, p=cython.int, routes=tuple, owners=list, r=cython.int, t=cython.int, low=cython.int,
+                   owner=cython.int, closed=cython.bint, ok=cython.bint)
+    def claimable(self, s: State, p: int, routes: tuple[int, ...]) -> tuple[int, ...]:
+        """Those of ``routes`` (all of one kind, which the caller found ``p`` can pay and has the pieces for)
+        that ``p`` may claim: nobody owns them, ``p`` owns no other lane of the double route, the double route
+        is not closed (with few players, one built lane closes the others), and no identical lane with a
+        lower id is free (identical lanes are one choice: the lowest free one stands for them)."""
+        owners = s.route_owner
+        closed = s.n_players in self.closed_with
+        out = []
+        for r in routes:
+            owner = owners[r]
+            if owner != FREE:
+                continue
+            ok = True
+            for t in self.twins[r]:
+                owner = owners[t]
+                if owner == p or (closed and owner != FREE):
+                    ok = False
+                    break
+            if not ok:
+                continue
+            low = self.identical_to[r]
+            owner = owners[low]
+            if low != r and owner == FREE:
+                continue
+            out.append(r)
+        return tuple(out)
+
+    @cython.ccall
+    @cython.locals(hand=list, length=cython.int, ferry=cython.int, n_loco=cython.int, stop=cython.int,
+                   c=cython.int, have=cython.int, lo=cython.int)
+    def payments(self, hand: list[int], length: int, ferry: int) -> tuple[tuple[int, int], ...]:
+        """Every ``(colour, n_loco)`` that pays ``length`` cards of one colour with at least ``ferry``
+        locomotives, from ``hand``: some cards of one colour plus locomotives, or locomotives only
+        (``(NONE, length)``, last)."""
+        n_loco = hand[self.loco]
+        stop = n_loco + 1 if n_loco < length else length  # at least one coloured card: at most length - 1 wilds
+        out: tuple[tuple[int, int], ...] = ()
+        for c in range(self.loco):
+            have = hand[c]
+            if have:
+                lo = length - have  # locomotives needed besides this colour's cards
+                if lo < ferry:
+                    lo = ferry
+                if lo < stop:
+                    out += self.pay_runs[c][lo][stop]
+        if n_loco >= length:
+            out += ((NONE, length),)
+        return out
+
+
+@cython.cclass
+class ActionList:
+    """The legal moves of a main-phase turn: the head (draws) as actions, claims and stations as blocks."""
+
+
+    @cython.locals(width=cython.Py_ssize_t)
+    def __init__(self, table: ActionTable, head: list[Action], claims: list[tuple[Any, ...]] = (),  # type: ignore[assignment]
+                 stations: Any = None) -> None:
         self._table = table
         self._head = head
-        self._blocks: list[tuple[Any, ...]] = []
-        self._starts: list[int] = []
+        self._blocks = []
+        self._starts = []
         self._len = len(head)
-        self._items: list[Action] | None = None
+        self._items = None
+        for block in claims:
+            self._starts.append(self._len)
+            if len(block) == 3:  # grey: each route with each payment
+                self._blocks.append((GRAYED, block[1], block[2]))
+                self._len += len(block[1]) * len(block[2])
+            else:  # coloured: each route paying lo .. hi locomotives
+                _, routes, length, color, lo, hi = block
+                width = hi - lo + 1
+                self._blocks.append((COLORED, routes, length, color, lo, width))
+                self._len += len(routes) * width
+        if stations is not None:
+            cities, cost, options = stations
+            self._starts.append(self._len)
+            self._blocks.append((STATIONS, cities, cost, options))
+            self._len += len(cities) * len(options)
 
-    # builders ---------------------------------------------------------------
-    def add_colored(self, routes: Sequence[int], length: int, color: int, lo: int, hi: int) -> None:
-        """Claims of each of ``routes`` paying ``lo..hi`` locomotives, the rest in ``color``."""
-        self._starts.append(self._len)
-        self._blocks.append((COLORED, routes, length, color, lo, hi - lo + 1))
-        self._len += len(routes) * (hi - lo + 1)
-
-    def add_gray(self, routes: Sequence[int], options: Sequence[tuple[int, int]]) -> None:
-        """Claims of each of ``routes`` with each ``(colour, n_loco)`` payment."""
-        self._starts.append(self._len)
-        self._blocks.append((GRAYED, routes, options))
-        self._len += len(routes) * len(options)
-
-    def add_stations(self, cities: Sequence[int], cost: int, options: Sequence[tuple[int, int]]) -> None:
-        self._starts.append(self._len)
-        self._blocks.append((STATIONS, cities, cost, options))
-        self._len += len(cities) * len(options)
-
-    # sequence protocol --------------------------------------------------------
     def __len__(self) -> int:
         return self._len
 
+    @cython.ccall
+    @cython.locals(i=cython.Py_ssize_t, k=cython.Py_ssize_t, j=cython.Py_ssize_t, kind=cython.int,
+                   width=cython.Py_ssize_t, nl=cython.int, n=cython.Py_ssize_t)
     def _at(self, i: int) -> Action:
         head = self._head
         if i < len(head):
             return head[i]
-        k = bisect_right(self._starts, i) - 1
+        k = len(self._starts) - 1
+        while self._starts[k] > i:
+            k -= 1
         block = self._blocks[k]
         j = i - self._starts[k]
         kind = block[0]
@@ -67,13 +336,12 @@ class ActionList(Sequence[Action]):
             _, routes, length, color, lo, width = block
             nl = lo + j % width
             return self._table.claim(routes[j // width], NONE if nl == length else color, nl)
+        options = block[-1]
+        n = len(options)
+        c, nl = options[j % n]
         if kind == GRAYED:
-            options = block[2]
-            c, nl = options[j % len(options)]
-            return self._table.claim(block[1][j // len(options)], c, nl)
-        _, cities, cost, options = block
-        c, nl = options[j % len(options)]
-        return self._table.station(cities[j // len(options)], c, cost - nl, nl)
+            return self._table.claim(block[1][j // n], c, nl)
+        return self._table.station(block[1][j // n], c, block[2] - nl, nl)
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -87,34 +355,27 @@ class ActionList(Sequence[Action]):
         if not 0 <= index < self._len:
             raise IndexError("legal action index out of range")
         if self._items is not None:
-            return self._items[index]
+            return self._items[index]  # type: ignore[no-any-return]
         return self._at(index)
 
     def materialize(self) -> list[Action]:
-        """All actions, in order: walks the blocks once (no per-item search)."""
+        """All actions, in order, walking the blocks once."""
         if self._items is not None:
-            return self._items
+            return self._items  # type: ignore[no-any-return]
         out = list(self._head)
-        table = self._table
-        claims = table._claims
-        claim, station = table.claim, table.station
+        claim, station = self._table.claim, self._table.station
         for block in self._blocks:
             kind = block[0]
             if kind == COLORED:
                 _, routes, length, color, lo, width = block
                 for route in routes:
-                    slots = claims[route]
                     for nl in range(lo, lo + width):
-                        c = NONE if nl == length else color
-                        a = slots[c + 1][nl]
-                        out.append(a if a is not None else claim(route, c, nl))
+                        out.append(claim(route, NONE if nl == length else color, nl))
             elif kind == GRAYED:
                 options = block[2]
                 for route in block[1]:
-                    slots = claims[route]
                     for c, nl in options:
-                        a = slots[c + 1][nl]
-                        out.append(a if a is not None else claim(route, c, nl))
+                        out.append(claim(route, c, nl))
             else:
                 _, cities, cost, options = block
                 for city in cities:
@@ -126,6 +387,15 @@ class ActionList(Sequence[Action]):
     def __iter__(self) -> Iterator[Action]:
         return iter(self.materialize())
 
+    def __reversed__(self) -> Iterator[Action]:
+        return reversed(self.materialize())
+
+    def index(self, item: object, *args: int) -> int:
+        return self.materialize().index(item, *args)
+
+    def count(self, item: object) -> int:
+        return self.materialize().count(item)
+
     def __contains__(self, item: object) -> bool:
         return item in self.materialize()
 
@@ -134,7 +404,8 @@ class ActionList(Sequence[Action]):
             return self.materialize() == list(other)
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
-
     def __repr__(self) -> str:
         return f"ActionList({self._len} actions)"
+
+
+Sequence.register(ActionList)

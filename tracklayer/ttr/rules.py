@@ -1,16 +1,20 @@
-"""Ticket to Ride turn rules: setup, legal actions, and applying an action.
+"""Ticket to Ride turn rules: setup, applying an action, and the end of a turn.
 
-One module holds the whole turn structure so each rule lives in exactly one place. ``apply``
-checks everything before it changes anything, so an :class:`IllegalAction` leaves the state as it
-was. Legal-action generation is the hot path of random play, search bots and RL: payment choices
-are computed once per distinct (colour, length, ferry) signature and turned into interned actions by
-list lookups.
+One module holds the whole turn structure so each rule lives in exactly one place, one method per move
+(``_draw_card``, ``_claim`` with the tunnel payment in ``_pay_tunnel``, ``_station``, ``_keep``). ``apply``
+checks everything before it changes anything, so an :class:`IllegalAction` leaves the state as it was.
+The list of legal moves is made apart from these checks, in ``legal.py``.
+
+Compiled, :class:`Rules` is an extension type whose hot methods are C calls with typed locals; the code
+is the same that runs interpreted.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+
+import cython
 
 from tracklayer.core.errors import IllegalAction
 from tracklayer.core.rng import Rng
@@ -28,66 +32,42 @@ from tracklayer.ttr.actions import (
 )
 from tracklayer.ttr.board import GRAY, Board, Variant
 from tracklayer.ttr.cards import EMPTY, can_draw_from_deck, discard, draw_from_deck, refill_market, take_face_up
-from tracklayer.ttr.legal import ActionList
-from tracklayer.ttr.state import FREE, INITIAL, KEEP, MAIN, OVER, SECOND_DRAW, TUNNEL, State, Tunnel
+from tracklayer.ttr.state import FREE, INITIAL, KEEP, MAIN, OVER, SECOND_DRAW, TUNNEL, Tunnel
+
+if cython.compiled:  # the C types (state.pxd, legal.pxd)
+    from cython.cimports.tracklayer.ttr.legal import MoveGenerator
+    from cython.cimports.tracklayer.ttr.state import State
+else:
+    from tracklayer.ttr.legal import MoveGenerator
+    from tracklayer.ttr.state import State
 
 TUNNEL_REVEAL = 3
 
-# Bounds of the memos below. A Rules object is shared by every game on its board for the life of the
-# process (a server runs for weeks), so a memo keyed by positions must not grow without end: it is
-# cleared when full (one rebuild), which keeps the long-lived heap, and with it the time of every full
-# garbage collection, bounded. Sizes: comfortably above what one game's positions repeat.
-PAY_MEMO_HANDS = 8_192  # hands -> payment options (was 20,000)
-DRAWS_MEMO = 4_096  # markets -> the card kinds on them
-FREE_CITIES_MEMO = 4_096  # station owners -> the free cities (was 10,000)
-BIT_LISTS_MEMO = 8_192  # route bitmasks -> their route indices (was unbounded)
-CLAIMABLE_MEMO = 32  # the key changes only on claims: recent positions are all that repeat
-COLOR_MEMO = 512  # per colour: its available routes -> its claimable groups
 
-
+@cython.cclass
 class Rules:
     """The rules of one board + variant; stateless apart from those (states are passed in)."""
+
+    board = cython.declare(object, visibility="public")
+    variant = cython.declare(object, visibility="public")
+    table = cython.declare(object, visibility="public")
+    moves = cython.declare(MoveGenerator, visibility="public")
+    loco = cython.declare(cython.int, visibility="public")
+    routes = cython.declare(tuple)
+    route_score = cython.declare(tuple)
+    closed_with = cython.declare(tuple)
+    end_trigger = cython.declare(cython.int)
 
     def __init__(self, board: Board, variant: Variant) -> None:
         self.board = board
         self.variant = variant
         self.table = board.actions
+        self.moves = MoveGenerator(board, variant)
         self.loco = board.loco
-        self._city_ids = range(len(board.cities))
-        # per-route tuples: attribute lookups on the hot path cost more than the work itself
-        # payment options by hand, then by (length << 4 | ferry locomotives): a pure function, memoised
-        self._pay_memo: dict[tuple[int, ...], dict[int, tuple[tuple[int, int], ...]]] = {}
-        self._bit_lists: dict[int, tuple[int, ...]] = {}
-        self._claimable_memo: dict[tuple[int, int, int], tuple[Any, Any]] = {}
-        routes = board.routes
-        self._wagon_masks = [sum(1 << r.index for r in routes if r.length <= w)
-                             for w in range(max(r.length for r in routes) + 1)]
-        sigs: dict[tuple[int, int, int], int] = {}
-        for r in routes:
-            sig = (r.color, r.length, r.locomotives)
-            sigs[sig] = sigs.get(sig, 0) | 1 << r.index
-        sig_masks = sorted(sigs.items(), key=lambda kv: (kv[1] & -kv[1]).bit_length())  # the engine's order
-        # the signatures per colour, shortest first, with their place in that order (see _claimable) ...
-        per_color: dict[int, list[tuple[int, int, int, int]]] = {}
-        for order, ((color, length, ferry), mask) in enumerate(sig_masks):
-            per_color.setdefault(color, []).append((length, ferry, order, mask))
-        colors = sorted(per_color, key=lambda c: (c == GRAY, c))  # GRAY last
-        # ... and the union of each colour's signature masks: a claim changes the groups of one colour (and
-        # GRAY), so each colour's groups are memoised on its own available routes (see _claimable)
-        color_sigs = [(c, tuple(sorted(per_color[c]))) for c in colors]
-        # (colour, its signatures, their union, memo: the colour's available routes -> (colour, its groups))
-        self._color_unions: tuple[tuple[int, Any, int, dict[int, Any]], ...] = tuple(
-            (c, groups, sum(m for *_, m in groups), {}) for c, groups in color_sigs)
-        self._identical = [(r.identical_to, r.index) for r in routes if r.identical_to != r.index]
-        self._twin_masks = [sum(1 << t for t in r.twins) for r in routes]
-        self._free_cities: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self._draws: dict[tuple[int, ...], tuple[int, ...]] = {}  # market -> the card kinds on it, sorted
-        self._longest = max(r.length for r in board.routes)
-        top = max(self._longest, *board.station_costs) + 1 if board.station_costs else self._longest + 1
-        # _pay_pairs[colour][lo][stop]: the payments (colour, lo) .. (colour, stop - 1) as one shared tuple
-        self._pay_pairs = [[[tuple((c, nl) for nl in range(lo, stop)) for stop in range(top + 1)]
-                            for lo in range(top + 1)] for c in range(self.loco)]
-        self._rows = [(r.index, r.length, r.color, r.locomotives, r.twins, r.identical_to) for r in board.routes]
+        self.routes = tuple(board.routes)
+        self.route_score = tuple(board.route_score)
+        self.closed_with = tuple(board.closed_with_players)
+        self.end_trigger = board.end_trigger
 
     # ------------------------------------------------------------------ setup
     def setup(self, n_players: int, rng: Rng, first_player: int, long_pool: list[int],
@@ -124,222 +104,20 @@ class Rules:
         return state
 
     def resync(self, s: State) -> None:
-        """Recompute the route bitmasks from ``route_owner`` (after editing a state by hand)."""
-        closed = s.n_players in self.board.closed_with_players
-        s.open_routes = 0
-        s.barred = [0] * s.n_players
+        """Recompute the owned-route bitmasks from ``route_owner`` (after editing a state by hand)."""
         s.owned = [0] * s.n_players
         for r in self.board.routes:
             owner = s.route_owner[r.index]
             if owner != FREE:
-                s.barred[owner] |= self._twin_masks[r.index]
                 s.owned[owner] |= 1 << r.index
-            elif not (closed and any(s.route_owner[t] != FREE for t in r.twins)):
-                s.open_routes |= 1 << r.index
 
-    # ------------------------------------------------------------------ legal actions
+    # ------------------------------------------------------------------ legal actions (legal.py)
     def legal_actions(self, s: State) -> Sequence[Action]:
-        phase = s.phase
-        if phase == MAIN:
-            actions = self._main_actions(s)
-            return actions if len(actions) else [self.table.pass_]
-        if phase == SECOND_DRAW:
-            return self._second_draws(s)
-        if phase == KEEP:
-            return self.table.keep_choices(s.offers[s.current], self.variant.draw_min_keep, len(s.offers[s.current]))
-        if phase == INITIAL:
-            return self.table.keep_choices(s.offers[s.current], *self.keep_rule(s))
-        if phase == TUNNEL:
-            return [*self._tunnel_payments(s), self.table.decline]
-        return []
-
-    def _second_draws(self, s: State) -> list[Action]:
-        loco = self.board.loco
-        draw = self.table._draw
-        out: list[Action] = [draw[c] for c in sorted(set(s.market)) if c != EMPTY and c != loco]
-        if s.deck or s.discard:
-            out.append(self.table.draw_deck)
-        return out
-
-    def _main_actions(self, s: State) -> ActionList:
-        draws, deck, tickets, found, stations = self.main_parts(s)
-        table = self.table
-        draw = table._draw
-        head: list[Action] = [draw[c] for c in draws]
-        if deck:
-            head.append(table.draw_deck)
-        if tickets:
-            head.append(table.draw_tickets)
-        out = ActionList(table, head)
-        if len(found) > 1:
-            found.sort()  # the engine's order of groups
-        for block in found:
-            if len(block) == 3:
-                out.add_gray(block[1], block[2])
-            else:
-                out.add_colored(*block[1:])
-        if stations is not None:
-            out.add_stations(*stations)
-        return out
+        return self.moves.legal_actions(s)
 
     def main_parts(self, s: State) -> tuple[tuple[int, ...], bool, bool, list[tuple[Any, ...]], Any]:
-        """The legal moves of a main-phase turn as parts, before any action object is made (``legal_actions``
-        builds its list from them, encoders their masks): ``(draws, deck, tickets, claims, stations)``.
-
-        * ``draws``: the card kinds on the market, sorted; ``deck``, ``tickets``: whether those piles may
-          be drawn from;
-        * ``claims``: groups of routes of one payment signature, unordered: ``(order, routes, length,
-          colour, lo, hi)`` for a coloured group (pay ``lo .. hi`` locomotives and the rest in the colour),
-          ``(order, routes, options)`` for a grey one (each ``(colour, n_loco)`` of ``options``), where
-          ``order`` is the group's place in the engine's order;
-        * ``stations``: ``(free cities, cost, options)`` or None.
-
-        No part at all: the player can only pass.
-        """
-        b = self.board
-        p = s.current
-        hand = s.hands[p]
-        n_loco_cards = hand[self.loco]
-        market = s.market
-        draws = self._draws.get(tuple(market))
-        if draws is None:
-            if len(self._draws) >= DRAWS_MEMO:
-                self._draws.clear()
-            draws = self._draws[tuple(market)] = tuple(sorted({c for c in market if c != EMPTY}))
-        memo = self._pay_memo
-        if len(memo) >= PAY_MEMO_HANDS:
-            memo.clear()
-        hkey = tuple(hand)  # hashed once here; the inner memo is keyed by small ints
-        hmemo = memo.get(hkey)
-        if hmemo is None:
-            hmemo = memo[hkey] = {}
-        # claimable groups per colour, shortest first: a colour's groups stop being payable at the first
-        # one longer than its cards plus the locomotives, so most groups are never looked at
-        by_color, gray = self._claimable(s, p)
-        found: list[tuple[Any, ...]] = []
-        for color, groups in by_color:
-            have = hand[color]
-            bound = have + n_loco_cards
-            for length, ferry, order, routes in groups:
-                if length > bound:
-                    break
-                if ferry <= n_loco_cards:
-                    lo = length - have
-                    found.append((order, routes, length, color, lo if lo > ferry else ferry,
-                                  length if n_loco_cards > length else n_loco_cards))
-        if gray:
-            bound = max(hand[:self.loco]) + n_loco_cards
-            for length, ferry, order, routes in gray:
-                if length > bound:
-                    break
-                sig = length << 4 | ferry
-                opts = hmemo.get(sig)
-                if opts is None:
-                    opts = hmemo[sig] = self._gray_payments(hand, length, ferry)
-                if opts:
-                    found.append((order, routes, opts))
-        stations = None
-        if s.stations_left[p]:
-            cost = b.station_costs[b.stations - s.stations_left[p]]
-            sig = cost << 4
-            opts = hmemo.get(sig)
-            if opts is None:
-                opts = hmemo[sig] = self._gray_payments(hand, cost, 0)
-            if opts:
-                owners = s.station_owner
-                okey = tuple(owners)
-                free = self._free_cities.get(okey)
-                if free is None:
-                    if len(self._free_cities) >= FREE_CITIES_MEMO:
-                        self._free_cities.clear()
-                    free = self._free_cities[okey] = tuple(c for c in self._city_ids if owners[c] == FREE)
-                if free:
-                    stations = (free, cost, opts)
-        return draws, bool(s.deck or s.discard), bool(s.ticket_deck), found, stations
-
-    def _claimable(self, s: State, p: int) -> tuple[Any, Any]:
-        """Routes ``p`` may claim (ignoring cards), grouped by payment signature (colour, length, ferry):
-        ``(by_colour, gray)``, where ``by_colour`` lists ``(colour, groups)`` and every group list holds
-        ``(length, ferry, order, routes)`` sorted by length (``order``: the group's place in the engine's
-        order of signatures, by lowest route).
-
-        Works on bitmasks kept up to date by ``_take_route``: one AND per signature instead of a
-        check per route, and the route lists of a masked group are memoised by their bits. The whole
-        answer is a pure function of (open routes, the player's barred lanes, wagons up to the longest
-        route), which change only on claims: memoised on those.
-        """
-        wagons = s.wagons[p]
-        key = (s.open_routes, s.barred[p], wagons if wagons < self._longest else self._longest)
-        memo = self._claimable_memo
-        out = memo.get(key)
-        if out is not None:
-            return out
-        if len(memo) >= CLAIMABLE_MEMO:
-            memo.clear()
-        open_routes = s.open_routes
-        avail = open_routes & ~key[1] & self._wagon_masks[key[2]]
-        for low, high in self._identical:
-            if open_routes >> low & 1:
-                avail &= ~(1 << high)  # an identical lane with a lower id is offered instead
-        lists = self._bit_lists
-        by_color = []
-        gray: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
-        for color, sigs, union, cmemo in self._color_unions:  # the colours, then GRAY
-            bits = avail & union
-            entry = cmemo.get(bits)
-            if entry is None:
-                found = []
-                for length, ferry, order, mask in sigs:
-                    sub = bits & mask
-                    if sub:
-                        routes = lists.get(sub)
-                        if routes is None:
-                            if len(lists) >= BIT_LISTS_MEMO:
-                                lists.clear()
-                            routes = lists[sub] = tuple(i for i in range(sub.bit_length()) if sub >> i & 1)
-                        found.append((length, ferry, order, routes))
-                if len(cmemo) >= COLOR_MEMO:
-                    cmemo.clear()
-                entry = cmemo[bits] = (color, tuple(found))
-            if color == GRAY:
-                gray = entry[1]
-            elif entry[1]:
-                by_color.append(entry)
-        out = memo[key] = (tuple(by_color), gray)  # shared by every caller: immutable
-        return out
-
-    def _gray_payments(self, hand: list[int], length: int, ferry: int) -> tuple[tuple[int, int], ...]:
-        """(colour, n_loco) pairs that pay ``length`` cards of one colour with at least ``ferry`` wilds.
-
-        A tuple, not a list: these are memoised in bulk, and tuples of ints are untracked by the
-        cyclic garbage collector, so a large memo costs the collector nothing.
-        """
-        n_loco = hand[self.loco]
-        stop = n_loco + 1 if n_loco < length else length  # at least one coloured card: <= length - 1 wilds
-        pairs = self._pay_pairs
-        out: tuple[tuple[int, int], ...] = ()
-        for c, have in enumerate(hand[:self.loco]):
-            if have:
-                lo = length - have  # wilds needed besides this colour's cards
-                if lo < ferry:
-                    lo = ferry
-                if lo < stop:
-                    out += pairs[c][lo][stop]  # (c, lo) .. (c, stop - 1), made once per board
-        if n_loco >= length:
-            out += ((NONE, length),)
-        return out
-
-    def _tunnel_payments(self, s: State) -> list[Action]:
-        t = s.tunnel
-        assert t is not None
-        hand = s.hands[s.current]
-        n_loco = hand[self.board.loco]
-        x = t.extra
-        pay = self.table.pay
-        if t.color == NONE:
-            return [pay(NONE, 0, x)] if n_loco >= x else []
-        lo = max(0, x - hand[t.color])
-        return [pay(t.color, x - nl, nl) for nl in range(lo, min(x, n_loco) + 1)]
+        """The legal moves of a main-phase turn in parts: see :meth:`MoveGenerator.main_parts`."""
+        return self.moves.main_parts(s)
 
     # ------------------------------------------------------------------ apply
     def apply(self, s: State, action: Action) -> Action:
@@ -347,36 +125,21 @@ class Rules:
         if s.phase == OVER:
             raise IllegalAction("the game is over")
         if isinstance(action, DrawCard):
-            self._draw_card(s, action)
+            self._draw_card(s, action.key[1])
         elif isinstance(action, ClaimRoute):
             action = self._claim(s, action)
         elif isinstance(action, KeepTickets):
-            self._keep(s, action)
+            self._keep(s, action.key[1])
         elif isinstance(action, DrawTickets):
-            self._need_main(s, "draw tickets")
-            if not s.ticket_deck:
-                raise IllegalAction("the ticket deck is empty")
-            n = min(self.variant.draw_count, len(s.ticket_deck))
-            s.offers[s.current] = [s.ticket_deck.pop() for _ in range(n)]
-            s.phase = KEEP
+            self._draw_tickets(s)
         elif isinstance(action, BuildStation):
             self._station(s, action)
         elif isinstance(action, PayTunnel):
             self._pay_tunnel(s, action)
         elif isinstance(action, DeclineTunnel):
-            t = self._need_tunnel(s, "decline")
-            hand = s.hands[s.current]
-            if t.n_color:
-                hand[t.color] += t.n_color
-            hand[self.board.loco] += t.n_loco
-            s.tunnel = None
-            discard(s, self.board, t.revealed)
-            self._end_turn(s)
+            self._decline_tunnel(s)
         elif isinstance(action, Pass):
-            if s.phase != MAIN or len(self._main_actions(s)):
-                raise IllegalAction("you may only pass when no other move is possible")
-            s.passes += 1
-            self._end_turn(s, passed=True)
+            self._pass(s)
         else:
             raise IllegalAction(f"not a Ticket to Ride action: {action!r}")
         return action
@@ -398,9 +161,12 @@ class Rules:
     def _need_tunnel(self, s: State, doing: str) -> Tunnel:
         if s.phase != TUNNEL or s.tunnel is None:
             raise IllegalAction(f"cannot {doing}: no tunnel claim is waiting for payment")
-        return s.tunnel
+        return s.tunnel  # type: ignore[no-any-return]
 
+    @cython.ccall
+    @cython.locals(hand=list, color=cython.int, n_color=cython.int, n_loco=cython.int)
     def _check_hand(self, s: State, color: int, n_color: int, n_loco: int) -> None:
+        """The player to move holds the cards of a payment."""
         b = self.board
         hand = s.hands[s.current]
         if n_color < 0 or n_loco < 0:
@@ -409,46 +175,53 @@ class Rules:
             raise IllegalAction("the payment names no card colour")
         if n_color and hand[color] < n_color:
             raise IllegalAction(f"you have {hand[color]} {b.colors[color]} card(s), not {n_color}")
-        if hand[b.loco] < n_loco:
-            raise IllegalAction(f"you have {hand[b.loco]} {b.locomotive_name}(s), not {n_loco}")
+        if hand[self.loco] < n_loco:
+            raise IllegalAction(f"you have {hand[self.loco]} {b.locomotive_name}(s), not {n_loco}")
 
-    def _pay(self, s: State, color: int, n_color: int, n_loco: int) -> None:
-        discard(s, self.board, self._take_cards(s, color, n_color, n_loco))
-
+    @cython.ccall
+    @cython.locals(hand=list, color=cython.int, n_color=cython.int, n_loco=cython.int)
     def _take_cards(self, s: State, color: int, n_color: int, n_loco: int) -> list[int]:
         """Take a payment out of the current player's hand; the caller puts it on the discard pile."""
         hand = s.hands[s.current]
         if n_color:  # no colour cards: ``color`` may be NONE
             hand[color] -= n_color
-        hand[self.board.loco] -= n_loco
-        return [color] * n_color + [self.board.loco] * n_loco
+        hand[self.loco] -= n_loco
+        return [color] * n_color + [self.loco] * n_loco
 
-    def _draw_card(self, s: State, action: DrawCard) -> None:
+    # --- drawing train cards
+    @cython.ccall
+    @cython.locals(second=cython.bint)
+    def _draw_card(self, s: State, card: int | None) -> None:
+        """Take a face-up card or the top of the deck. A face-up locomotive is the whole turn, and may not be
+        the second card; otherwise the player takes a second card."""
         b = self.board
-        if s.phase not in (MAIN, SECOND_DRAW):
+        if s.phase != MAIN and s.phase != SECOND_DRAW:
             raise self._phase_error(s, "draw a card")
-        card = action.card
         second = s.phase == SECOND_DRAW
         if card is None:
             if not can_draw_from_deck(s):
                 raise IllegalAction("the deck and the discard pile are empty")
             s.hands[s.current][draw_from_deck(s)] += 1
         else:
-            if not 0 <= card <= b.loco or card not in s.market:
-                raise IllegalAction(f"no {b.card_name(card) if 0 <= card <= b.loco else card} card is face up")
-            if second and card == b.loco:
+            if not 0 <= card <= self.loco or card not in s.market:
+                raise IllegalAction(f"no {b.card_name(card) if 0 <= card <= self.loco else card} card is face up")
+            if second and card == self.loco:
                 raise IllegalAction(f"a face-up {b.locomotive_name} cannot be taken as the second card")
             take_face_up(s, b, card)
-        if second or card == b.loco:
+        if second or card == self.loco:
             self._end_turn(s)
             return
         s.phase = SECOND_DRAW
-        if not self._second_draws(s):  # rules decision: no legal second card ends the turn
+        if not self.moves.can_draw_second(s):  # rules decision: no legal second card ends the turn
             self._end_turn(s)
 
+    # --- claiming a route
+    @cython.ccall
+    @cython.locals(ri=cython.int, p=cython.int, owner=list, t=cython.int)
     def _claim_problem(self, s: State, ri: int) -> str | None:
+        """Why the player to move may not claim route ``ri`` whatever they pay, or None."""
         b = self.board
-        r = b.routes[ri]
+        r = self.routes[ri]
         owner = s.route_owner
         p = s.current
         if owner[ri] != FREE:
@@ -457,28 +230,34 @@ class Rules:
             if owner[t] == p:
                 return (f"you already own the other lane of {b.route_label(ri)}; nobody may own both lanes of a "
                         "double route")
-            if owner[t] != FREE and s.n_players in b.closed_with_players:
+            if owner[t] != FREE and s.n_players in self.closed_with:
                 return (f"{b.route_label(ri)} is closed: with {s.n_players} players only one lane of a double "
                         "route may be used")
         if s.wagons[p] < r.length:
             return f"{b.route_label(ri)} needs {r.length} {b.piece_name}s and you have {s.wagons[p]}"
         return None
 
+    @cython.ccall
+    @cython.locals(key=tuple, color=cython.int, n_color=cython.int, n_loco=cython.int)
     def _claim(self, s: State, action: ClaimRoute) -> ClaimRoute:
+        """Claim a route: pay its length in cards of its colour (a grey route: any one colour), locomotives
+        standing in for any card; a ferry needs at least its locomotive symbols in locomotives. A tunnel
+        reveals cards first (``_reveal_tunnel``)."""
         b = self.board
         self._need_main(s, "claim a route")
-        ri = action.route
-        if not 0 <= ri < len(b.routes):
+        key = action.key  # ("claim", route, colour, n_colour, n_loco)
+        ri = key[1]
+        if not 0 <= ri < len(self.routes):
             raise IllegalAction(f"no route {ri}")
-        r = b.routes[ri]
+        r = self.routes[ri]
         if r.identical_to != ri and s.route_owner[r.identical_to] == FREE:
             ri = r.identical_to  # identical lanes are interchangeable: record the first free one
-            r = b.routes[ri]
-            action = self.table.claim(ri, action.color, action.n_loco)
+            r = self.routes[ri]
+            action = self.table.claim(ri, key[2], key[4])
         problem = self._claim_problem(s, ri)
         if problem:
             raise IllegalAction(problem)
-        color, n_color, n_loco = action.color, action.n_color, action.n_loco
+        color, n_color, n_loco = key[2], key[3], key[4]
         if n_color + n_loco != r.length:
             raise IllegalAction(f"{b.route_label(ri)} needs {r.length} cards, the payment has {n_color + n_loco}")
         if n_color and r.color != GRAY and color != r.color:
@@ -488,16 +267,25 @@ class Rules:
             raise IllegalAction(f"{b.route_label(ri)} is a ferry: it needs at least {r.locomotives} "
                                 f"{b.locomotive_name}(s)")
         self._check_hand(s, color, n_color, n_loco)
-        if not r.tunnel:
-            self._pay(s, color, n_color, n_loco)
-            self._take_route(s, ri)
-            self._end_turn(s)
+        if r.tunnel:
+            self._reveal_tunnel(s, ri, color, n_color, n_loco)
             return action
-        # tunnel: cards go on the table, then the top cards of the deck are revealed
+        discard(s, b, self._take_cards(s, color, n_color, n_loco))
+        self._take_route(s, ri)
+        self._end_turn(s)
+        return action
+
+    @cython.ccall
+    @cython.locals(ri=cython.int, color=cython.int, n_color=cython.int, n_loco=cython.int, counted=cython.int,
+                   extra=cython.int, hand=list)
+    def _reveal_tunnel(self, s: State, ri: int, color: int, n_color: int, n_loco: int) -> None:
+        """A tunnel: the cards played go on the table and the top 3 cards of the deck are turned up; each that
+        is a locomotive or of the colour played asks for one more card (locomotives only, if only
+        locomotives were played). Nothing more to pay: the tunnel is built at once."""
         hand = s.hands[s.current]
         if n_color:
             hand[color] -= n_color
-        hand[b.loco] -= n_loco
+        hand[self.loco] -= n_loco
         revealed = []
         for _ in range(TUNNEL_REVEAL):
             card = draw_from_deck(s)
@@ -506,24 +294,19 @@ class Rules:
             revealed.append(card)
         s.last_reveal = revealed[:]
         counted = color if n_color else NONE
-        extra = sum(1 for c in revealed if c == b.loco or c == counted)
+        extra = 0
+        for card in revealed:
+            if card == self.loco or card == counted:
+                extra += 1
         tunnel = Tunnel(ri, counted, n_color, n_loco, revealed, extra)
         if extra == 0:
-            self._finish_tunnel(s, tunnel)
+            self._finish_tunnel(s, tunnel, [])
         else:
             s.tunnel = tunnel
             s.phase = TUNNEL
-        return action
-
-    def _finish_tunnel(self, s: State, t: Tunnel, extra: list[int] | None = None) -> None:
-        """Build the tunnel: the extra payment, the cards played and the revealed ones are discarded
-        together, as one move, so the locomotive rule sees them all at once."""
-        s.tunnel = None
-        discard(s, self.board, [*(extra or ()), *[t.color] * t.n_color, *[self.board.loco] * t.n_loco, *t.revealed])
-        self._take_route(s, t.route)
-        self._end_turn(s)
 
     def _pay_tunnel(self, s: State, action: PayTunnel) -> None:
+        """Pay the extra cards a tunnel asked for: its colour or locomotives."""
         t = self._need_tunnel(s, "pay for a tunnel")
         b = self.board
         color, n_color, n_loco = action.color, action.n_color, action.n_loco
@@ -537,21 +320,42 @@ class Rules:
         self._check_hand(s, color, n_color, n_loco)
         self._finish_tunnel(s, t, self._take_cards(s, color, n_color, n_loco))
 
-    def _take_route(self, s: State, ri: int) -> None:
-        p = s.current
-        r = self.board.routes[ri]
-        s.route_owner[ri] = p
-        s.open_routes &= ~(1 << ri)
-        s.owned[p] |= 1 << ri
-        twins = self._twin_masks[ri]
-        if twins:
-            s.barred[p] |= twins
-            if s.n_players in self.board.closed_with_players:
-                s.open_routes &= ~twins
-        s.wagons[p] -= r.length
-        s.route_points[p] += self.board.route_score[ri]
+    def _decline_tunnel(self, s: State) -> None:
+        """Decline a tunnel: the cards played go back to the hand, the revealed ones to the discard pile,
+        and the turn is over."""
+        t = self._need_tunnel(s, "decline")
+        hand = s.hands[s.current]
+        if t.n_color:
+            hand[t.color] += t.n_color
+        hand[self.loco] += t.n_loco
+        s.tunnel = None
+        discard(s, self.board, t.revealed)
+        self._end_turn(s)
 
+    @cython.ccall
+    def _finish_tunnel(self, s: State, t: Tunnel, extra: list[int]) -> None:
+        """Build the tunnel: the extra payment, the cards played and the revealed ones are discarded
+        together, as one move, so the locomotive rule sees them all at once."""
+        s.tunnel = None
+        discard(s, self.board, [*extra, *[t.color] * t.n_color, *[self.loco] * t.n_loco, *t.revealed])
+        self._take_route(s, t.route)
+        self._end_turn(s)
+
+    @cython.ccall
+    @cython.locals(p=cython.int)
+    def _take_route(self, s: State, ri: int) -> None:
+        """The route is the player's: its pieces leave their supply and its points are scored at once.
+        (``ri`` stays a Python int: ``1 << ri`` is a bitmask wider than any C int.)"""
+        p = s.current
+        s.route_owner[ri] = p
+        s.owned[p] |= 1 << ri
+        s.wagons[p] -= self.routes[ri].length
+        s.route_points[p] += self.route_score[ri]
+
+    # --- building a station
     def _station(self, s: State, action: BuildStation) -> None:
+        """Build a station in a city nobody has one in, paying 1, 2, then 3 cards of one colour (locomotives
+        standing in)."""
         b = self.board
         self._need_main(s, "build a station")
         if not b.features.stations:
@@ -569,10 +373,20 @@ class Rules:
             raise IllegalAction(f"this station costs {cost} card(s) of one colour, the payment has "
                                 f"{action.n_color + action.n_loco}")
         self._check_hand(s, action.color, action.n_color, action.n_loco)
-        self._pay(s, action.color, action.n_color, action.n_loco)
+        discard(s, b, self._take_cards(s, action.color, action.n_color, action.n_loco))
         s.station_owner[city] = p
         s.stations_left[p] -= 1
         self._end_turn(s)
+
+    # --- destination tickets
+    def _draw_tickets(self, s: State) -> None:
+        """Draw the top tickets of the ticket deck (3, or 4 in some variants) and choose which to keep."""
+        self._need_main(s, "draw tickets")
+        if not s.ticket_deck:
+            raise IllegalAction("the ticket deck is empty")
+        n = min(self.variant.draw_count, len(s.ticket_deck))
+        s.offers[s.current] = [s.ticket_deck.pop() for _ in range(n)]
+        s.phase = KEEP
 
     def keep_rule(self, s: State) -> tuple[int, int]:
         """``(at least, at most long)``: how many of the offered tickets the player to move must keep, and
@@ -584,12 +398,13 @@ class Rules:
             return step.least(len(s.tickets[s.current]), len(offer)), step.max_keep_long
         return min(self.variant.draw_min_keep, len(offer)), len(offer)
 
-    def _keep(self, s: State, action: KeepTickets) -> None:
+    def _keep(self, s: State, kept: tuple[int, ...]) -> None:
+        """Keep some of the offered tickets, the others go back under the ticket deck. At the start of the
+        game, the returned tickets wait until everybody has chosen (or go to the box, by variant)."""
         if s.phase not in (INITIAL, KEEP):
             raise IllegalAction("no tickets are waiting to be chosen: draw tickets first")
         p = s.current
         offer = s.offers[p]
-        kept = action.tickets
         if len(set(kept)) != len(kept) or any(t not in offer for t in kept):
             raise IllegalAction("keep only tickets you were offered: "
                                 + " ".join(self._ticket_id(t) for t in sorted(offer)))
@@ -629,26 +444,40 @@ class Rules:
         s.current = s.first
 
     def _ticket_id(self, t: int) -> str:
-        return self.board.tickets[t].id
+        return self.board.tickets[t].id  # type: ignore[no-any-return]
 
     def _is_long(self, t: int) -> bool:
-        return self.board.tickets[t].long
+        return self.board.tickets[t].long  # type: ignore[no-any-return]
 
+    # --- passing, and the end of a turn
+    def _pass(self, s: State) -> None:
+        """Pass: only when no other move is possible (rules decision); a whole round of passes ends the game."""
+        if s.phase != MAIN:
+            raise IllegalAction("you may only pass when no other move is possible")
+        draws, deck, tickets, claims, stations = self.moves.main_parts(s)
+        if draws or deck or tickets or claims or stations is not None:
+            raise IllegalAction("you may only pass when no other move is possible")
+        s.passes += 1
+        self._end_turn(s, True)
+
+    @cython.ccall
+    @cython.locals(p=cython.int, passed=cython.bint)
     def _end_turn(self, s: State, passed: bool = False) -> None:
-        b = self.board
+        """Refill the market; a player left with ``end_trigger`` pieces or fewer starts the final round, in
+        which everybody, that player included, has one more turn."""
         p = s.current
         s.phase = MAIN
         s.turn += 1
         if not passed:
             s.passes = 0
         if EMPTY in s.market:
-            refill_market(s, b)
+            refill_market(s, self.board)
         if s.final_turns >= 0:
             s.final_turns -= 1
             if s.final_turns == 0:
                 s.phase = OVER
                 return
-        elif s.wagons[p] <= b.end_trigger:
+        elif s.wagons[p] <= self.end_trigger:
             s.final_turns = s.n_players
         if s.passes >= s.n_players:  # nobody could move for a whole round: nothing can change any more
             s.phase = OVER

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import cython
+
 from tracklayer.core.rng import Rng
 
 # phases
@@ -22,7 +24,6 @@ TUNNEL = "tunnel"  # tunnel cards revealed: pay or decline
 OVER = "over"
 
 FREE = -1  # route owner: nobody
-DERIVED = frozenset({"open_routes", "barred", "owned"})  # recomputed from route_owner by Rules.resync
 
 
 @dataclass(slots=True)
@@ -41,75 +42,53 @@ class Tunnel:
                 "revealed": list(self.revealed), "extra": self.extra}
 
 
+# what a saved state holds, in the order it is written (``owned`` is derived from ``route_owner``)
+SAVED = ("current", "deal_step", "deck", "discard", "final_turns", "first", "hands", "initial_pending",
+         "last_reveal", "market", "n_players", "offers", "passes", "phase", "rng", "route_owner", "route_points",
+         "set_aside", "station_owner", "stations_left", "ticket_deck", "tickets", "tunnel", "turn", "wagons")
+
+
+@cython.cclass
 class State:
-    __slots__ = (
-        "barred",
-        "current",
-        "deal_step",
-        "deck",
-        "discard",
-        "final_turns",
-        "first",
-        "hands",
-        "initial_pending",
-        "last_reveal",
-        "market",
-        "n_players",
-        "offers",
-        "open_routes",
-        "owned",
-        "passes",
-        "phase",
-        "rng",
-        "route_owner",
-        "route_points",
-        "set_aside",
-        "station_owner",
-        "stations_left",
-        "ticket_deck",
-        "tickets",
-        "tunnel",
-        "turn",
-        "wagons",
-    )
+    """Compiled, the fields are typed (C ints, exact lists), so the rules read them without lookups."""
+
 
     def __init__(self, n_players: int, n_routes: int, n_cities: int, n_cards: int, wagons: int,
                  stations: int, rng: Rng) -> None:
         self.n_players = n_players
         self.rng = rng
-        self.deck: list[int] = []  # top of the deck is the END of the list
-        self.discard: list[int] = []
-        self.market: list[int] = []  # card index per slot, -1 = empty slot
+        self.deck = []  # top of the deck is the END of the list
+        self.discard = []
+        self.market = []  # card index per slot, -1 = empty slot
         self.hands = [[0] * n_cards for _ in range(n_players)]
         self.wagons = [wagons] * n_players
         self.stations_left = [stations] * n_players
         self.station_owner = [FREE] * n_cities
         self.route_owner = [FREE] * n_routes
         self.route_points = [0] * n_players
-        # derived from route_owner, kept for speed (bit i = route i): routes nobody owns and that
-        # are not closed; per player, lanes barred because the player owns their twin
-        self.open_routes = (1 << n_routes) - 1
-        self.barred = [0] * n_players
-        self.owned = [0] * n_players  # per player, the lanes it owns (the views' and encoders' diffs use it)
-        self.tickets: list[list[int]] = [[] for _ in range(n_players)]
-        self.ticket_deck: list[int] = []  # top is the END of the list
-        self.offers: list[list[int]] = [[] for _ in range(n_players)]  # tickets on offer per player
-        self.initial_pending: list[int] = []  # players still to choose starting tickets, in order
+        # per player, the lanes it owns as a bitmask (bit i = route i), derived from route_owner: the views'
+        # and encoders' caches are keyed by it
+        self.owned = [0] * n_players
+        self.tickets = [[] for _ in range(n_players)]
+        self.ticket_deck = []  # top is the END of the list
+        self.offers = [[] for _ in range(n_players)]  # tickets on offer per player
+        self.initial_pending = []  # players still to choose starting tickets, in order
         self.deal_step = 0  # which offer of the starting deal the player to choose is at (Mega: 0 long, 1 regular)
         # starting tickets returned to go under the deck: set aside, face down and out of play, until every
         # player has chosen, then shuffled together (so nobody knows where their own returns lie)
-        self.set_aside: list[int] = []
+        self.set_aside = []
         self.phase = INITIAL
         self.current = 0
         self.first = 0  # seat that takes the first turn
         self.turn = 0  # completed turns
         self.final_turns = -1  # -1: end not triggered; else turns left in the final round
         self.passes = 0  # consecutive passes (a full round of them ends a stuck game)
-        self.tunnel: Tunnel | None = None
-        self.last_reveal: list[int] = []  # cards the latest tunnel claim revealed (public)
+        self.tunnel = None
+        self.last_reveal = []  # cards the latest tunnel claim revealed (public)
 
+    @cython.ccall
     def clone(self) -> State:
-        new = State.__new__(State)
+        new = cython.declare(State, State.__new__(State))
         new.n_players = self.n_players
         new.rng = Rng(self.rng.state)
         new.deck = self.deck[:]
@@ -121,8 +100,6 @@ class State:
         new.station_owner = self.station_owner[:]
         new.route_owner = self.route_owner[:]
         new.route_points = self.route_points[:]
-        new.open_routes = self.open_routes
-        new.barred = self.barred[:]
         new.owned = self.owned[:]
         new.tickets = [t[:] for t in self.tickets]
         new.ticket_deck = self.ticket_deck[:]
@@ -144,9 +121,7 @@ class State:
     def to_dict(self) -> dict[str, Any]:
         """Complete snapshot (secrets included, derived caches left out): for saving and checking replays."""
         out: dict[str, Any] = {}
-        for name in State.__slots__:
-            if name in DERIVED:
-                continue
+        for name in SAVED:
             value = getattr(self, name)
             if name == "rng":
                 value = value.state
@@ -160,4 +135,4 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_dict() == other.to_dict()
 
-    __hash__ = None  # type: ignore[assignment]
+    # defining __eq__ leaves the class unhashable, as a mutable state should be

@@ -1,0 +1,35 @@
+# C declarations of legal.py for the compiled build (Cython reads them with the .py; Python ignores them).
+
+from tracklayer.ttr.state cimport State
+
+
+cdef class MoveGenerator:
+    cdef public object board, variant, table
+    cdef public int loco
+    cdef list draw_actions  # per card kind: the action that takes it face up
+    cdef int n_cities, stations
+    cdef tuple station_costs, closed_with
+    cdef list length  # per route
+    cdef list twins  # per route: the other lanes of its double route
+    cdef list identical_to  # per route: the lowest-id identical lane, else itself
+    # the kinds of route (colour, length, ferry locomotives) and their routes, in the engine's order
+    cdef list kind_color, kind_length, kind_ferry, kind_routes
+    cdef list pay_runs  # [colour][lo][stop]: the payments (colour, lo) .. (colour, stop - 1)
+
+    cpdef legal_actions(self, State s)
+    cpdef can_draw_second(self, State s)
+    cpdef second_draws(self, State s)
+    cpdef tunnel_payments(self, State s)
+    cpdef market_kinds(self, State s)
+    cpdef main_parts(self, State s)
+    cpdef free_cities(self, State s)
+    cpdef claimable(self, State s, int p, tuple routes)
+    cpdef payments(self, list hand, int length, int ferry)
+
+
+cdef class ActionList:
+    cdef object _table, _items
+    cdef list _head, _blocks, _starts
+    cdef Py_ssize_t _len
+
+    cpdef _at(self, Py_ssize_t i)
