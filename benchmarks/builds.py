@@ -37,9 +37,10 @@ def run_row(script: str, label: str, argv: Sequence[str], build: str, root: Path
     env = {k: v for k, v in os.environ.items() if k != "TRACKLAYER_INTERPRETED"} | {CHILD: "1"}
     if build == "interpreted":
         env["TRACKLAYER_INTERPRETED"] = "1"
-    if root is not None:  # the other checkout's package and its own copy of the script
+    if root is not None:  # the other checkout's package, and its own copy of the script if it has one
         env["PYTHONPATH"] = str(root)
-        script = str(root / Path(script).resolve().relative_to(Path(__file__).resolve().parents[1]))
+        theirs = root / Path(script).resolve().relative_to(Path(__file__).resolve().parents[1])
+        script = str(theirs) if theirs.is_file() else script
     out = subprocess.run([sys.executable, script, "--builds", "this", "--only", label, *argv], env=env,
                          capture_output=True, text=True, check=True, cwd=root).stdout
     rows = [json.loads(line[4:]) for line in out.splitlines() if line.startswith("ROW ")]
@@ -70,12 +71,13 @@ def side_by_side(script: str, labels: Sequence[str], argv: Sequence[str], figure
         runs += [("base compiled", "compiled", against), ("base interpreted", "interpreted", against)]
         print(f"base: the engine in {against}")
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs")
-    print(f"{'row':<34}" + "".join(f"{name:>18}" for name, *_ in runs)
+    width = max((len(label) for label in labels), default=3) + 2
+    print(f"{'row':<{width}}" + "".join(f"{name:>18}" for name, *_ in runs)
           + "".join(f"{'vs ' + name:>22}" for name, *_ in runs[1:]) + f"   ({figure}, {unit})")
     for label in labels:
         values = [run_row(script, label, argv, build, root)[figure] for _, build, root in runs]
         mine = values[0]
         ratios = [(mine / v if higher_is_better else v / mine) for v in values[1:]]
-        print(f"{label:<34}" + "".join(f"{v:>18,.1f}" for v in values)
+        print(f"{label:<{width}}" + "".join(f"{v:>18,.1f}" for v in values)
               + "".join(f"{r:>21.2f}x" for r in ratios), flush=True)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")

@@ -9,11 +9,7 @@ from __future__ import annotations
 import cython
 
 from tracklayer.ttr.board import Board
-
-if cython.compiled:
-    from cython.cimports.tracklayer.ttr.state import State  # the C type (state.pxd)
-else:
-    from tracklayer.ttr.state import State
+from tracklayer.ttr.state import State  # compiled: the C type of state.pxd (cimported by cards.pxd)
 
 EMPTY = -1
 # A safety net, not a rule: resets repeat while a market with too few locomotives can be made (rules

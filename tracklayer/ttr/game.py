@@ -115,6 +115,18 @@ class TTRGame(BaseGame):
         out["variant"] = self.variant.name
         return out
 
+    def rollout(self, seed: int, limit: int = 10_000) -> list[int]:
+        """A search's playout: copy the state, play uniformly random legal moves to the end inside the engine
+        (``Rules.playout``, moves chosen by ``Rng(seed)``), and return each player's final score. The game
+        itself is left as it is."""
+        s = self.state.clone()
+        self.rules.playout(s, Rng(seed_state(seed)), limit)
+        held = [[HeldTicket(self.tickets[t].a, self.tickets[t].b, self.tickets[t].points, self.tickets[t].id)
+                 for t in s.tickets[p]] for p in range(s.n_players)]
+        out = score_position(self.board, self.players, s.route_owner, s.station_owner, held,
+                             self.options.get("tiebreak", "classic"))
+        return [p["total"] for p in out["players"]]
+
     def _public_note(self, action: Action) -> str:
         if isinstance(action, ClaimRoute) and self.board.routes[action.route].tunnel:
             cards = ", ".join(self.board.card_name(c) for c in self.state.last_reveal) or "nothing"

@@ -17,7 +17,6 @@ from typing import Any
 import cython
 
 from tracklayer.core.errors import IllegalAction
-from tracklayer.core.rng import Rng
 from tracklayer.ttr.actions import (
     NONE,
     Action,
@@ -31,13 +30,23 @@ from tracklayer.ttr.actions import (
     PayTunnel,
 )
 from tracklayer.ttr.board import GRAY, Board, Variant
-from tracklayer.ttr.cards import EMPTY, can_draw_from_deck, discard, draw_from_deck, refill_market, take_face_up
+from tracklayer.ttr.cards import EMPTY
 from tracklayer.ttr.state import FREE, INITIAL, KEEP, MAIN, OVER, SECOND_DRAW, TUNNEL, Tunnel
 
-if cython.compiled:  # the C types (state.pxd, legal.pxd)
+if cython.compiled:  # the C types and functions (rng.pxd, state.pxd, legal.pxd, cards.pxd)
+    from cython.cimports.tracklayer.core.rng import Rng
+    from cython.cimports.tracklayer.ttr.cards import (
+        can_draw_from_deck,
+        discard,
+        draw_from_deck,
+        refill_market,
+        take_face_up,
+    )
     from cython.cimports.tracklayer.ttr.legal import MoveGenerator
     from cython.cimports.tracklayer.ttr.state import State
 else:
+    from tracklayer.core.rng import Rng
+    from tracklayer.ttr.cards import can_draw_from_deck, discard, draw_from_deck, refill_market, take_face_up
     from tracklayer.ttr.legal import MoveGenerator
     from tracklayer.ttr.state import State
 
@@ -118,6 +127,21 @@ class Rules:
     def main_parts(self, s: State) -> tuple[tuple[int, ...], bool, bool, list[tuple[Any, ...]], Any]:
         """The legal moves of a main-phase turn in parts: see :meth:`MoveGenerator.main_parts`."""
         return self.moves.main_parts(s)
+
+    # ------------------------------------------------------------------ playouts (search)
+    @cython.ccall
+    @cython.locals(rng=Rng, limit=cython.int, played=cython.int)
+    def playout(self, s: State, rng: Rng, limit: int) -> int:
+        """Play uniformly random legal moves on ``s`` until the game is over or ``limit`` moves are made;
+        returns the number of moves. The moves are those ``legal_actions`` lists, chosen by ``rng``, and
+        applied by ``apply``: a public-API loop of ``legal[rng.below(len(legal))]`` plays the same game, but
+        here no game object records a move log or notes (what a search's playout does not need)."""
+        played = 0
+        while s.phase != OVER and played < limit:
+            legal = self.moves.legal_actions(s)
+            self.apply(s, legal[rng.below(len(legal))])
+            played += 1
+        return played
 
     # ------------------------------------------------------------------ apply
     def apply(self, s: State, action: Action) -> Action:
