@@ -130,6 +130,9 @@ def test_the_build_falls_back_to_the_interpreter_without_a_compiler(tmp_path: Pa
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     site = tmp_path / "site"
     assert not list(site.glob("tracklayer/**/*.so"))
+    # the C declarations travel with the package: a compiled module's digest covers them (native.source_digest)
+    declared = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tracklayer").rglob("*.pxd"))
+    assert declared and sorted(p.relative_to(site).as_posix() for p in site.glob("tracklayer/**/*.pxd")) == declared
     show = "import json, tracklayer; print(json.dumps(tracklayer.engine_info()))"
     info = subprocess.run([sys.executable, "-c", show],
                           env={k: v for k, v in env.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(site)},
