@@ -50,7 +50,13 @@ def run_row(script: str, label: str, argv: Sequence[str], build: str, root: Path
     return mine[0]
 
 
-def add_against(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: argparse.ArgumentParser, seconds_help: str = "CPU time per row",
+                  builds_default: str = "both") -> None:
+    """The options every side-by-side benchmark takes: ``--seconds``, ``--only``, ``--builds``, ``--against``."""
+    parser.add_argument("--seconds", type=float, default=3.0, help=seconds_help)
+    parser.add_argument("--only", default="", help="only rows whose label contains this text")
+    parser.add_argument("--builds", choices=("both", "this"), default=builds_default,
+                        help="compare the compiled and interpreted builds, or measure this process's build")
     parser.add_argument("--against", type=Path, metavar="DIR",
                         help="also measure the engine of another checkout (built in place) and compare with it")
 

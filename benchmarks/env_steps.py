@@ -13,9 +13,9 @@ column is steps per CPU second of all the processes together (this one and the w
 time. The load average is printed first: on a shared machine wall figures are only as good as it.
 ``--breakdown`` splits the cost of a step into its parts on positions of random games (2-player
 Europe and New York, 2-player Trans Europa, 4-player Trans America with special cards): the parts
-the environments use (``codec.mask`` on a fresh position, ``observation_view`` +
-``observe_compact``, ``apply``) and the reference paths they are tested against (``codec.legal``,
-``view`` + ``observe``).
+the environments use (``codec.mask`` on a fresh position, the observation: ``observe_game`` for Ticket
+to Ride, ``observation_view`` + ``observe_compact`` for Trans, ``apply``) and the reference paths they
+are tested against (``codec.legal``, ``view`` + ``observe``).
 
 With ``--builds both`` every row runs in the compiled and in the interpreted build side by side (see
 ``benchmarks/builds.py``) and the table gives CPU steps/s in each and the speed-up.
@@ -147,7 +147,7 @@ def breakdown(name: str, options: dict, games: int = 20) -> None:
     codec = ep.codec
     opts = codec.view_options
     views = [p.view(p.current_player, **opts) for p in positions]
-    compact = hasattr(positions[0], "observation_view")
+    compact = hasattr(codec, "observe_compact")  # Trans: the engine's compact view, then the codec
     cviews = [p.observation_view(p.current_player, log_tail=codec.history) for p in positions] if compact else []
     pairs = []
     for p in positions:
@@ -171,6 +171,8 @@ def breakdown(name: str, options: dict, games: int = 20) -> None:
              lambda p: p.observation_view(p.current_player, log_tail=codec.history)),
             ("codec.observe_compact(view)", cviews, codec.observe_compact),
         ]
+    else:  # Ticket to Ride: written from the engine's state
+        parts.append(("codec.observe_game(game, seat)", positions, lambda p: codec.observe_game(p, p.current_player)))
     parts.append(("engine apply()", pairs, lambda qa: qa[0].apply(qa[1])))
     print(f"\n{name} {options}: microseconds per step over {len(positions)} positions")
     # thousands of live games are a fixture, not part of a step: keep the garbage collector off them
@@ -204,12 +206,9 @@ def _label(options: dict[str, object], kind: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per row (wall time for rows with workers)")
+    builds.add_arguments(parser, seconds_help="CPU time per row (wall time for rows with workers)",
+                         builds_default="this")
     parser.add_argument("--breakdown", action="store_true", help="also time the parts of a step")
-    parser.add_argument("--only", default="", help="only rows whose label contains this text")
-    parser.add_argument("--builds", choices=("both", "this"), default="this",
-                        help="compare the compiled and interpreted builds, or measure this process's build")
-    builds.add_against(parser)
     args = parser.parse_args()
     rows = _rows()
     if args.builds == "both":

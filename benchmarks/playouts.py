@@ -31,6 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import builds
+from random_play import play_out
 
 import tracklayer
 
@@ -47,13 +48,9 @@ def _label(kind: str, game: str, n: int) -> str:
 def random_position(game: str, n: int, seed: int) -> Any:
     """A position 40 % into a seeded random game (the same game played twice: to learn its length, and
     to stop there)."""
-    moves = []
     g = tracklayer.new_game(game, n, seed=seed)
-    rnd = random.Random(seed)
-    while not g.is_over:
-        legal = g.legal_actions()
-        moves.append(legal[rnd.randrange(len(legal))])
-        g.apply(moves[-1])
+    play_out(g, random.Random(seed))
+    moves = g.moves
     g = tracklayer.new_game(game, n, seed=seed)
     for move in moves[:len(moves) * 2 // 5]:
         g.apply(move)
@@ -62,10 +59,7 @@ def random_position(game: str, n: int, seed: int) -> Any:
 
 def random_playout(position: Any, seed: int) -> None:
     g = position.clone()
-    rnd = random.Random(seed)
-    while not g.is_over:
-        legal = g.legal_actions()
-        g.apply(legal[rnd.randrange(len(legal))])
+    play_out(g, random.Random(seed))
     g.result()
 
 
@@ -100,11 +94,7 @@ def search_positions(game: str, n: int, seed: int, bot: Any) -> list[tuple[dict[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per row")
-    parser.add_argument("--only", default="", help="only rows whose label contains this text")
-    parser.add_argument("--builds", choices=("both", "this"), default="both",
-                        help="compare the compiled and interpreted builds, or measure this process's build")
-    builds.add_against(parser)
+    builds.add_arguments(parser)
     args = parser.parse_args()
     labels = [_label(*row) for row in ROWS if args.only in _label(*row)]
     if args.builds == "both":

@@ -22,6 +22,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -34,15 +35,21 @@ ROWS = [("ttr-europe", v, n) for v in ("classic", "1912", "mega", "big-cities") 
 ]
 
 
-def play(game: str, variant: str | None, n: int, seed: int) -> tuple[int, float]:
-    """Play one random game to the end and score it; return (actions, ms spent in final scoring)."""
-    g = tracklayer.new_game(game, n, seed=seed, variant=variant)
-    rnd = random.Random(seed)
+def play_out(g: Any, rnd: random.Random) -> int:
+    """Play uniformly random legal moves (drawn from ``rnd``) through the public API to the end of ``g``;
+    returns the number of moves."""
     steps = 0
     while not g.is_over:
         legal = g.legal_actions()
         g.apply(legal[rnd.randrange(len(legal))])
         steps += 1
+    return steps
+
+
+def play(game: str, variant: str | None, n: int, seed: int) -> tuple[int, float]:
+    """Play one random game to the end and score it; return (actions, ms spent in final scoring)."""
+    g = tracklayer.new_game(game, n, seed=seed, variant=variant)
+    steps = play_out(g, random.Random(seed))
     t0 = time.perf_counter()
     g.result()
     return steps, (time.perf_counter() - t0) * 1000
@@ -54,11 +61,7 @@ def _label(game: str, variant: str | None, n: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=3.0, help="time budget per row")
-    parser.add_argument("--only", default="", help="only rows whose label contains this text")
-    parser.add_argument("--builds", choices=("both", "this"), default="both",
-                        help="compare the compiled and interpreted builds, or measure this process's build")
-    builds.add_against(parser)
+    builds.add_arguments(parser, seconds_help="time budget per row")
     args = parser.parse_args()
     labels = [_label(*row) for row in ROWS if args.only in _label(*row)]
     if args.builds == "both":

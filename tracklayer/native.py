@@ -58,6 +58,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tracklayer.trans.steiner",
     "tracklayer.trans.view",
     "tracklayer.rl.ttr_codec",
+    "tracklayer.rl.ttr_arrays",
+    "tracklayer.rl.fastpath",
     "tracklayer.rl.trans_codec",
 )
 

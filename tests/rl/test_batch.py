@@ -92,6 +92,28 @@ def test_workers_step_exactly_the_in_process_games_trans_with_truncation() -> No
     assert any(step[4].any() for step in local[1:])
 
 
+@pytest.mark.parametrize(("name", "options"), [
+    ("ttr_europe_v2", {"players": 3, "seat": "random"}),
+    ("ttr_new_york_v1", {"players": 2}),
+    ("trans_europa_v1", {"players": 3, "max_steps": 30}),
+])
+def test_random_opponents_in_the_compiled_loop_play_the_general_loops_games(name, options, monkeypatch) -> None:
+    """``random`` opponents' moves come from ``rl.fastpath.random_moves``: the same games, draws, rewards,
+    truncations and final infos as the loop that asks each opponent object for its move."""
+    from tracklayer.rl.gym_env import TracklayerGymEnv
+
+    fast = trajectory(BatchEnv(name, n=4, opponents="random", **options), 120)
+    probe = BatchEnv(name, n=1, opponents="random", **options)
+    probe.reset(seed=0)
+    assert probe._rows.envs[0]._random_rngs is not None
+    monkeypatch.setattr(TracklayerGymEnv, "compiled_opponents", False)
+    general = BatchEnv(name, n=4, opponents="random", **options)
+    slow = trajectory(general, 120)
+    assert all(env._random_rngs is None for env in general._rows.envs)
+    assert_same(fast, slow)
+    assert finals(fast)
+
+
 def test_worker_count() -> None:
     assert resolve_workers(0, 8) == 0
     assert resolve_workers(4, 3) == 3  # never an idle worker

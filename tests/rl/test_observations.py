@@ -65,8 +65,9 @@ def test_hidden_information_of_others_never_changes_an_observation(game, variant
 
 @pytest.mark.parametrize(("game", "variant", "n"), [("ttr-europe", "classic", 3), ("ttr-europe", "mega", 2),
                                                      ("ttr-new-york", None, 3)])
-def test_hidden_information_of_others_never_changes_the_compact_observation(game, variant, n) -> None:
-    """The same check on the path the environments use: ``observe_game`` reads ``observation_view``."""
+def test_hidden_information_of_others_never_changes_the_written_observation(game, variant, n) -> None:
+    """The same check on the path the environments use: ``observe_game`` written from the engine's state
+    by ``rl.ttr_arrays.TTRArrays``."""
     rnd = random.Random(8)
     changed_own = 0
     for g in random_positions(game, variant, n, range(2), every=3):
@@ -90,10 +91,10 @@ CONFIGS = [("ttr-europe", "classic", 2), ("ttr-europe", "classic", 5), ("ttr-eur
 @settings(max_examples=40, deadline=None)
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32), moves=st.integers(0, 400),
        history=st.sampled_from([0, 1, HISTORY]), data=st.data())
-def test_compact_observation_equals_the_json_view_observation(config, seed, moves, history, data) -> None:
-    """The fast path (engine ``observation_view`` -> ``observe_compact``) gives exactly the vector of the
-    reference path (engine ``view`` -> ``observe``) on random positions, for every seat, including
-    positions where the codec's per-observer caches were filled by another game."""
+def test_written_observation_equals_the_json_view_observation(config, seed, moves, history, data) -> None:
+    """The fast path (``observe_game``: written from the engine's state by ``TTRArrays``, the history rows
+    by the codec) gives exactly the vector of the reference path (engine ``view`` -> ``observe``) on
+    random positions, for every seat, and again after one more move."""
     game, variant, n = config
     g = tracklayer.new_game(game, n, seed=seed, variant=variant)
     codec = ttr_codec(g, history=history)
@@ -107,7 +108,7 @@ def test_compact_observation_equals_the_json_view_observation(config, seed, move
     for seat in seats:
         ref = codec.observe(g.view(seat, **codec.view_options))
         assert np.array_equal(codec.observe_game(g, seat), ref), f"seat {seat} after {len(g.moves)} moves"
-    if not g.is_over:  # one more move: the caches must follow the position
+    if not g.is_over:  # one more move
         legal = g.legal_actions()
         g.apply(legal[rnd.randrange(len(legal))])
         for seat in seats:
@@ -190,9 +191,9 @@ def test_env_observation_text_and_render() -> None:
     assert env.observation_text("player_1").startswith("phase: initial")
 
 
-def test_compact_observation_of_counts_beyond_the_game_equals_the_json_view() -> None:
-    """The fast path looks counts up in tables sized by what the game allows; a state edited by hand
-    beyond that (more cards of a kind than exist, a turn past the scale) still gives the reference vector."""
+def test_written_observation_of_counts_beyond_the_game_equals_the_json_view() -> None:
+    """A state edited by hand beyond the game's counts (more cards of a kind than exist, a turn past the
+    scale, a deck larger than the game's) still gives the reference vector."""
     g = tracklayer.new_game("ttr-europe", 2, seed=5)
     codec = ttr_codec(g)
     rnd = random.Random(5)

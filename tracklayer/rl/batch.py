@@ -92,6 +92,7 @@ class _Rows:
         self.n_actions = self.envs[0].episode.n_actions
         # the masks as bytes: the episode keeps its mask as bytes, copied in without a numpy array per row
         self._mask_bytes = memoryview(arrays["masks"].view(np.uint8).reshape(-1))
+        self._obs_rows = list(arrays["obs"])  # a view per row, written in place by the codec
 
     def reset(self, seed: int | None) -> None:
         k = 0
@@ -144,7 +145,7 @@ class _Rows:
     def _write(self, k: int, env: TracklayerGymEnv) -> None:
         """The observation and mask of row ``k``'s learner, written in place."""
         ep = env.episode
-        self.a["obs"][k] = ep.observation(env.seat)
+        ep.observation_into(env.seat, self._obs_rows[k])
         ep._position()
         n = self.n_actions
         self._mask_bytes[k * n:(k + 1) * n] = ep._position_mask()

@@ -79,7 +79,7 @@ class Episode:
         self.game_options = game_options
         self.game = self._start(0, 0)  # a template game: builds the codec and checks the options
         codec = spec.codec(self.game, history)
-        # a codec that keeps state per observer (Ticket to Ride's templates) gets its own copy per episode:
+        # a codec that keeps state per observer (the Trans codec's templates) gets its own copy per episode:
         # codecs are shared per board, and episodes stepped in turn would otherwise thrash that state
         self.codec = codec.fork() if hasattr(codec, "fork") else codec
         self.view_options: dict[str, Any] = self.codec.view_options
@@ -169,6 +169,15 @@ class Episode:
         information never changes either). Not cached: an environment step asks once per seat, and the
         Ticket to Ride codec keeps what rarely changes (routes, tickets, offer) per observer itself."""
         return self.codec.observe_game(self.game, seat)
+
+    def observation_into(self, seat: int, out: np.ndarray) -> None:
+        """Write :meth:`observation` into ``out`` (a float32 row of a batch): in place where the codec
+        can (``observe_into``), else copied."""
+        into = getattr(self.codec, "observe_into", None)
+        if into is not None:
+            into(self.game, seat, out)
+        else:
+            out[:] = self.codec.observe_game(self.game, seat)
 
     def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """(:meth:`observation`, :meth:`action_mask`) of ``seat``."""

@@ -25,9 +25,11 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from tracklayer.bots.random_bot import RandomBot
 from tracklayer.core.errors import IllegalAction
 from tracklayer.rl.aec import observation_space
 from tracklayer.rl.core import EnvSpec, Episode
+from tracklayer.rl.fastpath import random_moves
 from tracklayer.rl.opponents import BotOpponent, Opponent, opponent
 from tracklayer.rl.spaces import LegalDiscrete
 
@@ -49,6 +51,9 @@ class TracklayerGymEnv(gymnasium.Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
+
+    # play `random` opponents in the compiled loop (`rl.fastpath.random_moves`); tests turn it off to compare
+    compiled_opponents: ClassVar[bool] = True
 
     def __init__(self, spec: EnvSpec, *, seat: int | str = 0, opponents: Any = "random",
                  illegal_action: str = "terminate", illegal_reward: float = -1.0, bot_log_tail: int | None = None,
@@ -79,6 +84,7 @@ class TracklayerGymEnv(gymnasium.Env):
         self._bind_action_space()
         self.seat = 0 if seat == "random" else int(seat)
         self.seats: dict[int, Opponent] = {}
+        self._random_rngs: dict[int, Any] | None = None  # per seat, when every opponent is `random`: its RNG
         self._abandoned = False
         self._renderer: Any = None
 
@@ -108,6 +114,10 @@ class TracklayerGymEnv(gymnasium.Env):
         self.seats = dict(zip(others, self.opponents, strict=True))
         for q in others:
             self.seats[q].reset(int(rng.integers(2**63)))
+        # opponents that are all `random` bots: their moves are played by the compiled loop (same draws)
+        bots = {q: getattr(o, "bot", None) for q, o in self.seats.items()}
+        self._random_rngs = ({q: bot.rng for q, bot in bots.items()} if self.compiled_opponents
+                             and all(type(bot) is RandomBot for bot in bots.values()) else None)
         self._abandoned = False
         self._play_opponents()
         return self._obs(), self._info()
@@ -196,6 +206,10 @@ class TracklayerGymEnv(gymnasium.Env):
     def _play_opponents(self) -> None:
         ep = self.episode
         game = ep.game
+        if self._random_rngs is not None:
+            if not ep.done:
+                ep.steps += random_moves(game, self.seat, self._random_rngs, ep.max_steps - ep.steps)
+            return
         while not ep.done and game.current_player != self.seat:
             q = game.current_player
             move = self.seats[q].act(self, q)

@@ -17,20 +17,16 @@ keeping none where a starting offer allows it: Mega's long tickets).
 
 from __future__ import annotations
 
-import copy
-from array import array
 from collections.abc import Sequence
-from operator import getitem
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tracklayer.core.action import Action
+from tracklayer.rl.ttr_arrays import TTRArrays
 from tracklayer.ttr.actions import NONE
 from tracklayer.ttr.board import GRAY, Board, Variant
 from tracklayer.ttr.rules import TUNNEL_REVEAL
-from tracklayer.ttr.state import MAIN
-from tracklayer.ttr.view import ObservationView, positions
 
 if TYPE_CHECKING:
     from tracklayer.ttr.game import TTRGame
@@ -117,7 +113,6 @@ class TTRCodec:
         if self.has_tunnels:
             self._fixed[self._decline_i] = table.decline
         self._claim_base: list[int] = []  # index of the first payment of each route
-        self._taken_memo: dict[tuple[int, ...], tuple[int, ...]] = {}  # free cities -> the others
         i = self._claim0
         for r, opts in enumerate(claim_opts):
             self._claim_base.append(i)
@@ -126,10 +121,8 @@ class TTRCodec:
                 self._fixed[i] = a
                 self._claim_param[i] = (r, color, nl)
                 i += 1
-        # a coloured claim paying nl wilds is index _claim_first[route] + nl; runs of 1s to set such ranges
+        # a coloured claim paying nl wilds is index _claim_first[route] + nl
         self._claim_first = [i - r.locomotives for i, r in zip(self._claim_base, b.routes, strict=True)]
-        self._run = [b"\x01" * w for w in range(max(r.length for r in b.routes) + 2)]
-        self._city_run = b"\x01" * ncity
         # per grey route: (payment options per colour, offset of its all-wild payment from _claim_first)
         self._gray_span = [(r.length - r.locomotives, r.locomotives + nc * (r.length - r.locomotives))
                            for r in b.routes]
@@ -185,7 +178,6 @@ class TTRCodec:
         self._o_players = part("players", n * len(self.player_fields))
         self._o_routes = part("routes", nr * n)
         self._route_base = [self._o_routes + r * n for r in range(nr)]
-        self._route_cache: dict[int, tuple[list[int | None], list[int]]] = {}
         self._o_stations = part("stations", ncity * n) if self.has_stations else -1
         self._o_tickets = part("tickets", nt * 2)
         self._o_offer = part("offer", self.offer_size * nt)
@@ -197,37 +189,11 @@ class TTRCodec:
             self._o_tunnel_extra = part("tunnel_extra", 1)
         self._hist_width = n + len(MOVE_KINDS) + nk
         self._o_history = part("history", history * self._hist_width) if history else -1
-        self._b_hist: dict[tuple[int, str, int | None], bytes] = {}  # (relative mover, kind, card) -> a row
-        self._b_hist_pad = [bytes(4 * k * self._hist_width) for k in range(history + 1)]  # k empty rows
         self.slices = slices
         self.obs_size = pos
         self._phase_ix = {p: i for i, p in enumerate(PHASES)}
         self._kind_ix = {k: i for i, k in enumerate(MOVE_KINDS)}
-        # for the compact path (observe_compact): relative seat of every seat as seen by each observer,
-        # one-hot rows, and the seats in relative order
-        self._rel = [[(q - seat) % n for q in range(n)] for seat in range(n)]
-        self._phase_rows = {p: [1.0 if q == p else 0.0 for q in PHASES] for p in PHASES}
-        self._seat_rows = [[1.0 if q == r else 0.0 for q in range(n)] for r in range(n)] + [[0.0] * n]
-        self._market_kinds = (*range(nk), -1)  # per card kind, then the empty slots
-        self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]  # seats by relative seat
-        # observer -> [lane masks, station owners, their ones, (tickets, completed, offer), their ones, bytes]
-        self._templates: dict[int, list[Any]] = {}
-        # the slices before `routes` as float32 bytes, per value: a step looks parts up and joins them
-        # (the same float64 quotient rounded to float32 as `observe` writes, so the vector is identical)
-        self._b_head = {(p, cur, first): _f32(self._phase_rows[p] + self._seat_rows[cur] + self._seat_rows[first])
-                        for p in PHASES for cur in range(n + 1) for first in range(n)}  # cur n: nobody
-        self._b_turn = [_f32([turn / TURN_SCALE]) for turn in range(TURN_SCALE + 1)]  # capped at TURN_SCALE
-        self._b_final = {final: _f32([1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n])
-                         for final in range(-1, n + 2)}
-        self._b_hand = [[_f32([k / scale]) for k in range(int(scale) + 1)] for scale in self._card_scale]
-        self._b_market: dict[tuple[int, ...], bytes] = {}  # sorted market -> its part
-        # one float32 per count, for every count the game allows (indexed without hashing)
-        self._b_cards = [_f32([k / self.total_cards]) for k in range(self.total_cards + 1)]  # piles, hands
-        self._b_tdeck = [_f32([k / nt]) for k in range(nt + 1)]  # ticket deck, tickets held
-        self._b_wagons = [_f32([k / b.wagons]) for k in range(b.wagons + 1)]
-        self._b_points = [_f32([k / self.max_route_points]) for k in range(self.max_route_points + 1)]
-        self._b_choosing = [_f32([k / self.offer_size]) for k in range(self.offer_size + 1)]
-        self._b_stations = [_f32([k / b.stations]) for k in range(b.stations + 1)] if b.stations else []
+        self._arrays: TTRArrays | None = None  # the typed writer, made with the first game (its move generator)
 
     # ================================================================= actions
     def encode(self, game: TTRGame, action: Action) -> int:
@@ -311,67 +277,25 @@ class TTRCodec:
         return np.frombuffer(self.mask_bytes(game), dtype=np.int8)
 
     def mask_bytes(self, game: TTRGame) -> bytearray:
-        """:meth:`mask` as one 0/1 byte per action (environments keep it and index it without numpy).
-
-        A main-phase turn is read from the engine's parts of its legal moves (``Rules.main_parts``, what
-        ``legal_actions`` builds its list from) without making action objects: a coloured group sets one
-        run of indices per route, a grey group one index per route and payment, a station payment one
-        strided run over the cities."""
-        s = game.state
+        """:meth:`mask` as one 0/1 byte per action (environments keep it and index it without numpy),
+        written by :class:`~tracklayer.rl.ttr_arrays.TTRArrays` from the legal-move generator's parts of the
+        turn, without making action objects."""
         out = bytearray(self.n_actions)
-        if s.phase != MAIN:  # a few actions (second draws, keeps, tunnel payments): one by one
-            for i in self.legal(game)[0]:
-                out[i] = 1
-            return out
-        draws, deck, tickets, claims, stations = game.rules.main_parts(s)
-        draw0 = self._draw0
-        for c in draws:
-            out[draw0 + c] = 1
-        if deck:
-            out[draw0 + self.n_kinds] = 1
-        if tickets:
-            out[self._tickets_i] = 1
-        run, first = self._run, self._claim_first
-        for block in claims:
-            if len(block) == 6:  # (order, routes, length, colour, lo, hi): lo .. hi wilds, consecutive indices
-                lo = block[4]
-                width = block[5] - lo + 1
-                for r in block[1]:
-                    i = first[r] + lo
-                    out[i:i + width] = run[width]
-            else:  # (order, routes, options): the routes of a grey group share length and ferry wilds, so
-                # each payment is one offset from a route's first index
-                routes = block[1]
-                span, wild = self._gray_span[routes[0]]
-                offsets = [wild if c == NONE else c * span + nl for c, nl in block[2]]
-                for r in routes:
-                    f = first[r]
-                    for o in offsets:
-                        out[f + o] = 1
-        if stations is not None:  # (free cities, cost, payments): a city's payments are one slot row apart, so
-            # each payment is set for every city by one strided slice, then the taken cities are cleared
-            free, _cost, opts = stations
-            slots, s0, n_cities = self.station_slots, self._station0, self.n_cities
-            every = self._city_run
-            for c, nl in opts:
-                o = s0 + (slots - 1 if c == NONE else c * self.max_cost + nl)
-                out[o:o + n_cities * slots:slots] = every
-            if len(free) < n_cities:
-                empty = bytes(slots)
-                for city in self._taken(free):
-                    out[s0 + city * slots:s0 + city * slots + slots] = empty
-        elif not (draws or deck or tickets or claims):
-            out[self._pass_i] = 1  # nothing else is possible
+        self.arrays(game).mask(game, np.frombuffer(out, dtype=np.uint8))
         return out
 
-    def _taken(self, free: tuple[int, ...]) -> tuple[int, ...]:
-        """The cities not in ``free`` (which the engine memoises per station owners: few distinct tuples)."""
-        taken = self._taken_memo.get(free)
-        if taken is None:
-            if len(self._taken_memo) > 256:
-                self._taken_memo.clear()
-            taken = self._taken_memo[free] = tuple(sorted(set(range(self.n_cities)).difference(free)))
-        return taken
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickles (and copies) without the typed writer: it is made again with the next game."""
+        state = self.__dict__.copy()
+        state["_arrays"] = None
+        return state
+
+    def arrays(self, game: TTRGame) -> TTRArrays:
+        """The typed writer of this layout (one per codec; the move generator is the board's)."""
+        arrays = self._arrays
+        if arrays is None:
+            arrays = self._arrays = TTRArrays(self, game.rules.moves)
+        return arrays
 
     def block_of(self, index: int) -> tuple[str, int]:
         """(block name, offset in the block) of an action index; blocks are ``action_blocks``."""
@@ -455,14 +379,8 @@ class TTRCodec:
             if stations:
                 at.append(base + 5)
                 vals.append(entry["stations_left"] / self.board.stations)
-        owners = view["route_owner"]
-        cached = self._route_cache.get(seat)
-        if cached is not None and cached[0] == owners:  # routes change only on claims: reuse the indices
-            ones += cached[1]
-        else:
-            routes = [base + (o - seat) % n for base, o in zip(self._route_base, owners, strict=True) if o is not None]
-            self._route_cache[seat] = (owners, routes)
-            ones += routes
+        ones += [base + (o - seat) % n for base, o in zip(self._route_base, view["route_owner"], strict=True)
+                 if o is not None]
         if stations:
             s0 = self._o_stations
             city_ix = self._city_ix
@@ -516,174 +434,16 @@ class TTRCodec:
         obs[at] = vals
         return obs
 
-    def fork(self) -> TTRCodec:
-        """This codec with its own per-observer templates (the tables stay shared): one per episode, so
-        games stepped in turn (vector envs, ``BatchEnv``) do not patch one template back and forth."""
-        twin = copy.copy(self)
-        twin._templates = {}
-        return twin
-
     def observe_game(self, game: TTRGame, seat: int) -> np.ndarray:
         """The observation of ``seat`` in ``game``: equal to ``observe(game.view(seat, **view_options))``,
-        built from the engine's compact ``game.observation_view(seat)`` (same visibility, integer ids)."""
-        return self.observe_compact(game.observation_view(seat, log_tail=self.history))
-
-    def observe_compact(self, v: ObservationView) -> np.ndarray:
-        """:meth:`observe` of the compact view: the same vector, built in few numpy calls.
-
-        The slices before ``routes`` (phases, counts, per-seat fields) are float32 bytes looked up per
-        value (hand, market, each count), joined with the bytes of the observer's template: the slices
-        routes, stations, tickets and offer, which change only on claims, stations, keeps and ticket
-        draws, patched entry by entry where their inputs changed. One buffer copy per observation, no
-        per-item conversion.
-        """
-        n = self.n_players
-        seat = v.seat
-        rel = self._rel[seat]
-        cur = v.current_player
-        cards, tdeck = self._b_cards, self._b_tdeck
-        # the slices phase .. players, in order, as float32 bytes looked up per value
-        market = tuple(sorted(v.market))
-        market_part = self._b_market.get(market)
-        if market_part is None:
-            if len(self._b_market) > 4_096:
-                self._b_market.clear()
-            market_part = self._b_market[market] = _f32([market.count(c) / len(market) for c in self._market_kinds])
-        try:
-            turn = v.turn
-            parts = [self._b_head[(v.phase, n if cur is None else rel[cur], rel[v.first_player])],
-                     self._b_turn[turn if turn < TURN_SCALE else TURN_SCALE], self._b_final[v.final_turns_left],
-                     b"".join(map(getitem, self._b_hand, v.hand)), market_part,
-                     cards[v.deck], cards[v.discard], tdeck[v.ticket_deck]]
-            add = parts.append
-            wagons, points, held, choosing = self._b_wagons, self._b_points, self._b_tdeck, self._b_choosing
-            stations_left = v.stations_left
-            if stations_left:
-                stations = self._b_stations
-                for q in self._order[seat]:
-                    parts += (wagons[v.wagons[q]], points[v.route_points[q]], cards[v.cards[q]],
-                              held[v.tickets_held[q]], choosing[v.choosing_tickets[q]], stations[stations_left[q]])
-            else:
-                for q in self._order[seat]:
-                    parts += (wagons[v.wagons[q]], points[v.route_points[q]], cards[v.cards[q]],
-                              held[v.tickets_held[q]], choosing[v.choosing_tickets[q]])
-        except (IndexError, KeyError):  # a count beyond the game's own (a state edited by hand): compute it
-            parts = [_f32(self._prefix_values(v))]
-            add = parts.append
-        # the slices routes .. offer are kept per observer as template bytes, patched where their inputs
-        # changed: the routes of each seat by the bits its lane mask gained or lost (a claim: one entry), and
-        # stations, own tickets and the offer (rarer) by the entries their set of ones gained or lost
-        t = self._templates.get(seat)
-        if t is None:
-            t = self._templates[seat] = [(0,) * n, None, set(), None, set(),
-                                         bytearray(4 * ((self._o_history if self.history else self.obs_size)
-                                                        - self._o_routes))]
-        masks = v.route_masks
-        tail = t[5]
-        if t[0] != masks:
-            for q, (was, now) in enumerate(zip(t[0], masks, strict=True)):
-                diff = was ^ now
-                col = rel[q]
-                while diff:
-                    low = diff & -diff
-                    diff ^= low
-                    i = 4 * ((low.bit_length() - 1) * n + col)
-                    tail[i:i + 4] = _ONE if now & low else _ZERO
-            t[0] = masks
-        o = self._o_routes
-        for k, (now, ones_of) in enumerate(((v.station_owner, self._station_ones),
-                                            ((v.tickets, v.completed, v.offer), self._ticket_ones)), 1):
-            if t[2 * k - 1] != now:
-                ones = ones_of(v)
-                was = t[2 * k]
-                for i in ones.difference(was):
-                    tail[4 * (i - o):4 * (i - o) + 4] = _ONE
-                for i in was.difference(ones):
-                    tail[4 * (i - o):4 * (i - o) + 4] = _ZERO
-                t[2 * k - 1], t[2 * k] = now, ones
-        add(tail)
-        if self.history:  # the latest moves, newest last, padded at the front: one row of bytes per move
-            log = v.log[-self.history:]
-            add(self._b_hist_pad[self.history - len(log)])
-            rows = self._b_hist
-            for mover, kind, card in log:
-                key = (rel[mover], kind, card)
-                row = rows.get(key)
-                if row is None:
-                    row = rows[key] = self._history_row(*key)
-                add(row)
-        obs = np.frombuffer(bytearray().join(parts), dtype=np.float32)  # writable, owns a fresh buffer
-        tunnel = v.tunnel
-        if tunnel is not None:
-            route, color, n_color, n_loco, revealed, extra = tunnel
-            lanes = self._lanes[self.board.route_labels[route]]
-            owners = v.route_owner
-            at = [self._o_tunnel_route + next((x for x in lanes if owners[x] < 0), lanes[0]),
-                  self._o_tunnel_color + (self.n_colors if color == NONE else color),
-                  self._o_tunnel_cards, self._o_tunnel_cards + 1, self._o_tunnel_extra]
-            vals = [1.0, 1.0, n_color / self.max_route_length, n_loco / self.max_route_length, extra / TUNNEL_REVEAL]
-            for c in set(revealed):
-                at.append(self._o_tunnel_revealed + c)
-                vals.append(revealed.count(c) / TUNNEL_REVEAL)
-            obs[at] = vals
+        written from the engine's state by :class:`~tracklayer.rl.ttr_arrays.TTRArrays` (same visibility)."""
+        obs = np.empty(self.obs_size, dtype=np.float32)
+        self.observe_into(game, seat, obs)
         return obs
 
-    def _history_row(self, rel_mover: int, kind: str, card: int | None) -> bytes:
-        """One move of the history slice as float32 bytes: mover (relative seat), kind, drawn card."""
-        n = self.n_players
-        row = [0.0] * self._hist_width
-        row[rel_mover] = 1.0
-        if kind == "draw":
-            if card is None:
-                row[n + 1] = 1.0
-            else:
-                row[n] = 1.0
-                row[n + len(MOVE_KINDS) + card] = 1.0
-        else:
-            row[n + self._kind_ix[kind]] = 1.0
-        return _f32(row)
-
-    def _prefix_values(self, v: ObservationView) -> list[float]:
-        """The slices phase .. players of a compact view as floats (what the byte tables hold)."""
-        n = self.n_players
-        rel = self._rel[v.seat]
-        rows = self._seat_rows
-        cur = v.current_player
-        final = v.final_turns_left
-        total = self.total_cards
-        d = (self._phase_rows[v.phase] + rows[n if cur is None else rel[cur]] + rows[rel[v.first_player]]
-             + [min(v.turn / TURN_SCALE, 1.0), 1.0 if final >= 0 else 0.0, (final if final > 0 else 0) / n]
-             + [k / scale for k, scale in zip(v.hand, self._card_scale, strict=True)]
-             + [v.market.count(c) / len(v.market) for c in self._market_kinds]
-             + [v.deck / total, v.discard / total, v.ticket_deck / self.n_tickets])
-        for q in self._order[v.seat]:
-            d += (v.wagons[q] / self.board.wagons, v.route_points[q] / self.max_route_points, v.cards[q] / total,
-                  v.tickets_held[q] / self.n_tickets, v.choosing_tickets[q] / self.offer_size)
-            if v.stations_left:
-                d.append(v.stations_left[q] / self.board.stations)
-        return d
-
-    def _station_ones(self, v: ObservationView) -> set[int]:
-        """Indices set to 1 in the slice stations of a compact view."""
-        n = self.n_players
-        rel = self._rel[v.seat]
-        s0 = self._o_stations
-        owners = v.station_owner
-        ones: set[int] = set()
-        if owners.count(-1) != len(owners):  # a few stations among many cities, if any: C-level scans
-            for q in range(n):
-                ones.update(s0 + city * n + rel[q] for city in positions(owners, q))
-        return ones
-
-    def _ticket_ones(self, v: ObservationView) -> set[int]:
-        """Indices set to 1 in the slices tickets and offer of a compact view."""
-        t0 = self._o_tickets
-        ones = {t0 + 2 * t + 1 for t, done in zip(v.tickets, v.completed, strict=True) if done}
-        ones.update(t0 + 2 * t for t in v.tickets)
-        f0 = self._o_offer
-        nt = self.n_tickets
-        ones.update(f0 + pos * nt + t for pos, t in enumerate(v.offer))
-        return ones
+    def observe_into(self, game: TTRGame, seat: int, out: np.ndarray) -> None:
+        """Write :meth:`observe_game` into ``out``, a float32 row of ``obs_size`` (a row of a batch)."""
+        self.arrays(game).observe(game, seat, out)
 
     @property
     def view_options(self) -> dict[str, Any]:
@@ -798,14 +558,6 @@ class TTRCodec:
     def winners(game: TTRGame, result: dict[str, Any]) -> list[int]:
         """Seats that won (after the tie-break; several when it is still shared)."""
         return [game.players.index(name) for name in result["winners"]]
-
-
-_ONE, _ZERO = array("f", [1.0]).tobytes(), bytes(4)  # float32 1 and 0
-
-
-def _f32(values: Sequence[float]) -> bytes:
-    """The values as float32 bytes (each float64 rounded as numpy rounds it when it stores them)."""
-    return array("f", values).tobytes()
 
 
 _CODECS: dict[tuple[int, str, int, int], TTRCodec] = {}

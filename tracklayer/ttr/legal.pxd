@@ -9,7 +9,6 @@ cdef class MoveGenerator:
     cdef list draw_actions  # per card kind: the action that takes it face up
     cdef int n_cities, stations
     cdef tuple station_costs, closed_with
-    cdef list length  # per route
     cdef list twins  # per route: the other lanes of its double route
     cdef list identical_to  # per route: the lowest-id identical lane, else itself
     # the kinds of route (colour, length, ferry locomotives) and their routes, in the engine's order
@@ -17,6 +16,7 @@ cdef class MoveGenerator:
     cdef list pay_runs  # [colour][lo][stop]: the payments (colour, lo) .. (colour, stop - 1)
 
     cpdef legal_actions(self, State s)
+    cpdef keep_rule(self, State s)
     cpdef can_draw_second(self, State s)
     cpdef second_draws(self, State s)
     cpdef tunnel_payments(self, State s)
@@ -30,6 +30,6 @@ cdef class MoveGenerator:
 cdef class ActionList:
     cdef object _table, _items
     cdef list _head, _blocks, _starts
-    cdef Py_ssize_t _len
+    cdef Py_ssize_t _len, _n_claims
 
     cpdef _at(self, Py_ssize_t i)

@@ -41,9 +41,6 @@ FREE = cython.declare(cython.int, _state.FREE)  # a route or city nobody owns
 NONE = cython.declare(cython.int, _actions.NONE)  # a payment of locomotives only
 GRAY = cython.declare(cython.int, _board.GRAY)  # a route of any one colour
 EMPTY = cython.declare(cython.int, -1)  # an empty face-up slot (as in cards.py)
-COLORED = cython.declare(cython.int, 0)  # the kinds of blocks of an ActionList
-GRAYED = cython.declare(cython.int, 1)
-STATIONS = cython.declare(cython.int, 2)
 
 
 @cython.cclass
@@ -62,7 +59,6 @@ class MoveGenerator:
         self.station_costs = tuple(board.station_costs)
         self.closed_with = tuple(board.closed_with_players)
         routes = board.routes
-        self.length = [r.length for r in routes]
         self.twins = [tuple(r.twins) for r in routes]
         self.identical_to = [r.identical_to for r in routes]
         by_kind: dict[tuple[int, int, int], list[int]] = {}
@@ -73,7 +69,7 @@ class MoveGenerator:
         self.kind_length = [k[1] for k in kinds]
         self.kind_ferry = [k[2] for k in kinds]
         self.kind_routes = [k[3] for k in kinds]
-        top = max(max(self.length), max(board.station_costs, default=0)) + 1
+        top = max(max(r.length for r in routes), max(board.station_costs, default=0)) + 1
         self.pay_runs = [[[tuple((c, nl) for nl in range(lo, stop)) for stop in range(top + 1)]
                           for lo in range(top + 1)] for c in range(self.loco)]
 
@@ -95,17 +91,24 @@ class MoveGenerator:
             return ActionList(table, head, claims, stations)
         if phase == SECOND_DRAW:
             return self.second_draws(s)
-        if phase == KEEP:
-            offer = s.offers[s.current]
-            return self.table.keep_choices(offer, self.variant.draw_min_keep, len(offer))
-        if phase == INITIAL:
-            offer = s.offers[s.current]
-            step = self.variant.initial.steps[s.deal_step]
-            least = step.least(len(s.tickets[s.current]), len(offer))
-            return self.table.keep_choices(offer, least, step.max_keep_long)
+        if phase == KEEP or phase == INITIAL:
+            least, max_long = self.keep_rule(s)
+            return self.table.keep_choices(s.offers[s.current], least, max_long)
         if phase == TUNNEL:
             return [*self.tunnel_payments(s), self.table.decline]
         return []
+
+    @cython.ccall
+    @cython.locals(s=State)
+    def keep_rule(self, s: State) -> tuple[int, int]:
+        """``(at least, at most long)``: how many of the offered tickets the player to move must keep, and
+        how many long ones they may keep. A starting offer's minimum can depend on the steps before
+        (Mega: 2 of the 5 regular tickets after keeping a long one, else 3)."""
+        offer = s.offers[s.current]
+        if s.phase == INITIAL:
+            step = self.variant.initial.steps[s.deal_step]
+            return step.least(len(s.tickets[s.current]), len(offer)), step.max_keep_long
+        return min(self.variant.draw_min_keep, len(offer)), len(offer)
 
     @cython.ccall
     @cython.locals(s=State, c=cython.int)
@@ -300,28 +303,26 @@ class ActionList:
         self._starts = []
         self._len = len(head)
         self._items = None
-        for block in claims:
+        for block in claims:  # the blocks of main_parts, told apart by their length
             self._starts.append(self._len)
-            if len(block) == 3:  # grey: each route with each payment
-                self._blocks.append((GRAYED, block[1], block[2]))
+            self._blocks.append(block)
+            if len(block) == 3:  # grey (order, routes, options): each route with each payment
                 self._len += len(block[1]) * len(block[2])
-            else:  # coloured: each route paying lo .. hi locomotives
-                _, routes, length, color, lo, hi = block
-                width = hi - lo + 1
-                self._blocks.append((COLORED, routes, length, color, lo, width))
-                self._len += len(routes) * width
-        if stations is not None:
-            cities, cost, options = stations
+            else:  # coloured (order, routes, length, colour, lo, hi): each route paying lo .. hi locomotives
+                width = block[5] - block[4] + 1
+                self._len += len(block[1]) * width
+        if stations is not None:  # (cities, cost, options)
             self._starts.append(self._len)
-            self._blocks.append((STATIONS, cities, cost, options))
-            self._len += len(cities) * len(options)
+            self._blocks.append(stations)
+            self._len += len(stations[0]) * len(stations[2])
+        self._n_claims = len(claims)
 
     def __len__(self) -> int:
         return self._len
 
     @cython.ccall
-    @cython.locals(i=cython.Py_ssize_t, k=cython.Py_ssize_t, j=cython.Py_ssize_t, kind=cython.int,
-                   width=cython.Py_ssize_t, nl=cython.int, n=cython.Py_ssize_t)
+    @cython.locals(i=cython.Py_ssize_t, k=cython.Py_ssize_t, j=cython.Py_ssize_t, width=cython.Py_ssize_t,
+                   nl=cython.int, n=cython.Py_ssize_t)
     def _at(self, i: int) -> Action:
         head = self._head
         if i < len(head):
@@ -331,17 +332,20 @@ class ActionList:
             k -= 1
         block = self._blocks[k]
         j = i - self._starts[k]
-        kind = block[0]
-        if kind == COLORED:
-            _, routes, length, color, lo, width = block
+        if k >= self._n_claims:  # stations (cities, cost, options)
+            options = block[2]
+            n = len(options)
+            c, nl = options[j % n]
+            return self._table.station(block[0][j // n], c, block[1] - nl, nl)
+        if len(block) == 6:  # coloured (order, routes, length, colour, lo, hi)
+            _, routes, length, color, lo, hi = block
+            width = hi - lo + 1
             nl = lo + j % width
             return self._table.claim(routes[j // width], NONE if nl == length else color, nl)
-        options = block[-1]
+        options = block[2]  # grey (order, routes, options)
         n = len(options)
         c, nl = options[j % n]
-        if kind == GRAYED:
-            return self._table.claim(block[1][j // n], c, nl)
-        return self._table.station(block[1][j // n], c, block[2] - nl, nl)
+        return self._table.claim(block[1][j // n], c, nl)
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -364,23 +368,22 @@ class ActionList:
             return self._items  # type: ignore[no-any-return]
         out = list(self._head)
         claim, station = self._table.claim, self._table.station
-        for block in self._blocks:
-            kind = block[0]
-            if kind == COLORED:
-                _, routes, length, color, lo, width = block
+        for k, block in enumerate(self._blocks):
+            if k >= self._n_claims:  # stations (cities, cost, options)
+                cities, cost, options = block
+                for city in cities:
+                    for c, nl in options:
+                        out.append(station(city, c, cost - nl, nl))
+            elif len(block) == 6:  # coloured (order, routes, length, colour, lo, hi)
+                _, routes, length, color, lo, hi = block
                 for route in routes:
-                    for nl in range(lo, lo + width):
+                    for nl in range(lo, hi + 1):
                         out.append(claim(route, NONE if nl == length else color, nl))
-            elif kind == GRAYED:
+            else:  # grey (order, routes, options)
                 options = block[2]
                 for route in block[1]:
                     for c, nl in options:
                         out.append(claim(route, c, nl))
-            else:
-                _, cities, cost, options = block
-                for city in cities:
-                    for c, nl in options:
-                        out.append(station(city, c, cost - nl, nl))
         self._items = out
         return out
 

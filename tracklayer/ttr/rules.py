@@ -413,14 +413,8 @@ class Rules:
         s.phase = KEEP
 
     def keep_rule(self, s: State) -> tuple[int, int]:
-        """``(at least, at most long)``: how many of the offered tickets the player to move must keep, and
-        how many long ones they may keep. A starting offer's minimum can depend on the steps before
-        (Mega: 2 of the 5 regular tickets after keeping a long one, else 3)."""
-        offer = s.offers[s.current]
-        if s.phase == INITIAL:
-            step = self.variant.initial.steps[s.deal_step]
-            return step.least(len(s.tickets[s.current]), len(offer)), step.max_keep_long
-        return min(self.variant.draw_min_keep, len(offer)), len(offer)
+        """``(at least, at most long)`` of the ticket choice waiting (``MoveGenerator.keep_rule``)."""
+        return self.moves.keep_rule(s)  # type: ignore[no-any-return]
 
     def _keep(self, s: State, kept: tuple[int, ...]) -> None:
         """Keep some of the offered tickets, the others go back under the ticket deck. At the start of the
