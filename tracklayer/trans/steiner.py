@@ -10,10 +10,9 @@ polynomial for a fixed number of terminals (at most 6 in the game, up to about 8
 The function works on plain integer graph data so that it does not depend on how the game engine
 represents the board; the engine converts its board to point ids and edge ids.
 
-Work is O(3^(k-1)·n + 2^(k-1)·m) for k distinct terminals, n points and m lines. For 6 terminals in
-CPython: 2.4-3.0 ms of CPU on average, p99 4.7-5.8 ms, at worst 6.7 ms on Trans Europa and 7.1 ms on
-Trans America (``benchmarks/steiner_worst_case.py``, 450 cases a board, at a load average of 7 on 2
-cores; the worst-case figures carry that load's noise, the same case measured alone takes 4-4.5 ms).
+Work is O(3^(k-1)·n + 2^(k-1)·m) for k distinct terminals, n points and m lines. Compiled, for up to 6
+terminals: 1.5-2.2 ms of CPU on average, p99 2.3-4.6 ms, at worst 3.4 ms on Trans America and 5.5 ms on
+Trans Europa (``benchmarks/steiner_worst_case.py``, 1,050 cases a board, load average 0.6 on 2 cores).
 Speed matters because scoring runs for every unfinished player every round and bots may call it
 inside search:
 
@@ -32,6 +31,8 @@ inside search:
   callers with large costs).
 * Without the pruning (large costs) the subset merge step is done column-wise with ``map`` over
   whole label lists, which keeps the inner loop in C instead of a Python loop over nodes.
+* Compiled, the shortest-path and merge loops of the pruned DP run on C integers (``@cython.locals``);
+  the labels there never exceed ``_INF``, which fits a C ``long long`` with room for a bound added.
 * No back-pointers are stored during the DP. One optimal tree is recovered afterwards by checking
   which choice attains each stored label; that touches only the nodes of the final tree.
 """
@@ -43,11 +44,14 @@ from collections.abc import Iterable, Sequence
 from itertools import repeat
 from operator import add, rshift
 
+import cython
+
 __all__ = ["SteinerInfeasibleError", "min_steiner", "min_steiner_many"]
 
 # Larger than any reachable label: labels are sums of at most (points x terminals) edge costs, and
 # Python ints never overflow, so sums of two INF values simply stay >= INF.
 _INF = 1 << 62
+INF = cython.declare(cython.longlong, _INF)  # the same, as a C constant for the typed loops
 
 
 class SteinerInfeasibleError(ValueError):
@@ -155,6 +159,7 @@ def _edge_scan(adjacency: Sequence[Sequence[tuple[int, int]]]) -> list[tuple[int
     return scan
 
 
+@cython.locals(r=cython.Py_ssize_t, n_nodes=cython.Py_ssize_t, parent=list, comp=list)
 def _contract_zero_edges(
     n_points: int,
     scan: list[tuple[int, int, int]],
@@ -197,6 +202,8 @@ def _contract_zero_edges(
     return comp, n_nodes
 
 
+@cython.locals(n_nodes=cython.Py_ssize_t, cp=cython.Py_ssize_t, cq=cython.Py_ssize_t, u=cython.Py_ssize_t,
+               v=cython.Py_ssize_t, key=cython.longlong, comp=list, adj=list)
 def _contracted_graph(
     scan: list[tuple[int, int, int]],
     edge_cost: Sequence[int | None],
@@ -226,7 +233,8 @@ def _contracted_graph(
     adj: list[list[tuple[int, int]]] = [[] for _ in range(n_nodes)]
     edge_of: dict[int, int] = {}
     for key, (c, e) in best.items():
-        u, v = divmod(key, n_nodes)
+        u = key // n_nodes
+        v = key % n_nodes
         adj[u].append((v, c))
         adj[v].append((u, c))
         edge_of[key] = e
@@ -234,7 +242,12 @@ def _contracted_graph(
 
 
 def _max_cost(adj: list[list[tuple[int, int]]]) -> int:
-    return max((w for arcs in adj for _, w in arcs), default=0)
+    top = 0
+    for arcs in adj:
+        for _, w in arcs:
+            if w > top:
+                top = w
+    return top
 
 
 def _pair_key(u: int, v: int, n_nodes: int) -> int:
@@ -281,6 +294,8 @@ def _relax_buckets(labels: list[int], adj: list[list[tuple[int, int]]]) -> list[
     return dist
 
 
+@cython.locals(src=cython.int, n=cython.int, max_cost=cython.int, dist=list, buckets=list, bucket=list,
+               i=cython.Py_ssize_t, v=cython.int, u=cython.int, w=cython.int, nd=cython.Py_ssize_t, dv=cython.longlong)
 def _distances(src: int, adj: list[list[tuple[int, int]]], n: int, max_cost: int) -> list[int]:
     """``_relax_buckets`` of a single source (``src`` at 0, every other label infinite): shortest
     distances from ``src``, the labels of one terminal and of the root.
@@ -298,17 +313,22 @@ def _distances(src: int, adj: list[list[tuple[int, int]]], n: int, max_cost: int
             while len(buckets) <= i + max_cost:
                 buckets.append([])
             for v in bucket:
-                if dist[v] != i:
+                dv = dist[v]
+                if dv != i:
                     continue  # stale entry: v was lowered after it was put here
                 for u, w in adj[v]:
                     nd = i + w
-                    if nd < dist[u]:
+                    dv = dist[u]
+                    if nd < dv:
                         dist[u] = nd
                         buckets[nd].append(u)
         i += 1
     return dist
 
 
+@cython.locals(bound=cython.longlong, dist=list, lb=list, buckets=list, bucket=list, grown=list, start=list,
+               i=cython.Py_ssize_t, v=cython.int, u=cython.int, w=cython.longlong, d=cython.longlong,
+               nd=cython.longlong, base=cython.longlong, dv=cython.longlong, lv=cython.longlong)
 def _relax_buckets_pruned(
     labels: list[int], adj: list[list[tuple[int, int]]], lb: list[int], bound: int, nodes: Iterable[int]
 ) -> tuple[list[int], set[int]]:
@@ -323,25 +343,37 @@ def _relax_buckets_pruned(
     the nodes whose label was grown or kept under the bound: every label of use is among them.
     """
     dist = labels[:]
-    start = [v for v in nodes if dist[v] + lb[v] <= bound]
+    start = []
+    base = INF
+    for v in nodes:
+        dv = dist[v]
+        lv = lb[v]
+        if dv + lv <= bound:  # both below INF: no overflow
+            start.append(v)
+            if dv < base:
+                base = dv
     if not start:
         return dist, set()
-    base = min(map(dist.__getitem__, start))
     buckets: list[list[int]] = [[] for _ in range(bound - base + 1)]
     for v in start:
-        buckets[dist[v] - base].append(v)
+        dv = dist[v]
+        buckets[dv - base].append(v)
     grown = []
-    for i, bucket in enumerate(buckets):
+    for i in range(len(buckets)):
+        bucket = buckets[i]
         d = i + base
         for v in bucket:
-            if dist[v] != d:
+            dv = dist[v]
+            if dv != d:
                 continue  # stale entry: v was lowered after it was put here
             grown.append(v)
             for u, w in adj[v]:
                 nd = d + w
-                if nd < dist[u]:
+                dv = dist[u]
+                if nd < dv:
                     dist[u] = nd
-                    if nd + lb[u] <= bound:
+                    lv = lb[u]
+                    if nd + lv <= bound:
                         buckets[nd - base].append(u)
     return dist, set(grown)
 
@@ -607,6 +639,8 @@ def _merge(mask: int, dp: list[list[int]]) -> list[int]:
     return list(map(min, *sums)) if len(sums) > 1 else list(sums[0])
 
 
+@cython.locals(n=cython.int, seed=list, a=list, b=list, v=cython.int, av=cython.longlong, bv=cython.longlong,
+               x=cython.longlong, sv=cython.longlong)
 def _merge_useful(mask: int, dp: list[list[int]], useful: list[set[int]], n: int) -> tuple[list[int], set[int]]:
     """``_merge`` for the pruned DP: each split only at the nodes where both its parts may be of use.
 
@@ -631,8 +665,13 @@ def _merge_useful(mask: int, dp: list[list[int]], useful: list[set[int]], n: int
             a = dp[part]
             b = dp[mask ^ part]
             for v in meet:
-                x = a[v] + b[v]
-                if x < seed[v]:
+                av = a[v]
+                bv = b[v]
+                if av >= INF or bv >= INF:
+                    continue  # an infinite sum is never below a seed (which starts infinite)
+                x = av + bv
+                sv = seed[v]
+                if x < sv:
                     seed[v] = x
         if sub == 0:
             return seed, nodes

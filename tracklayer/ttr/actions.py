@@ -24,7 +24,7 @@ NONE = -1  # "no colour" in a payment: only locomotives were played
 # offers, which differ from game to game, so they are cleared when full: unbounded, they grew the
 # long-lived heap (tens of thousands of lists and actions) that every full garbage collection walks.
 KEEP_MEMO = 4_096  # ticket subsets -> their KeepTickets action
-KEEP_LISTS_MEMO = 1_024  # (offer, min, max long) -> every legal subset to keep (was 50,000)
+KEEP_LISTS_MEMO = 1_024  # (offer, min, max long) -> every legal subset to keep
 
 
 class DrawCard(Action):
