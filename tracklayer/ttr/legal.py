@@ -91,7 +91,7 @@ class MoveGenerator:
             return ActionList(table, head, claims, stations)
         if phase == SECOND_DRAW:
             return self.second_draws(s)
-        if phase == KEEP or phase == INITIAL:
+        if phase in (KEEP, INITIAL):
             least, max_long = self.keep_rule(s)
             return self.table.keep_choices(s.offers[s.current], least, max_long)
         if phase == TUNNEL:
