@@ -13,8 +13,8 @@ is in ``info["final_observation"]`` (float32[n, D], rows of games that did not e
 ``info["final_info"]`` (``{row: info}``). So every mask returned has a legal action: a learner never
 acts on a finished game. The returned arrays are reused by the next call (copy what you keep).
 
-**Workers.** The engines are Python, so one process steps its games one after the other; speed comes
-from processes, as in EnvPool: ``workers=K`` shards the rows over ``K`` worker processes (contiguous
+**Workers.** One process steps its games one after the other; more speed comes from processes, as in
+EnvPool: ``workers=K`` shards the rows over ``K`` worker processes (contiguous
 blocks of rows). They write observations, masks, rewards and done flags straight into arrays in shared
 memory (``multiprocessing.shared_memory``) that the caller reads, and read the actions from another;
 each call costs one small pipe message per worker each way (the command, then "done" with the final

@@ -106,14 +106,12 @@ class TTRArrays:
     gray_span = cython.declare(list)  # per route: (payments per colour, offset of the all-wild payment)
 
     def __init__(self, codec: TTRCodec, moves: MoveGenerator) -> None:
-        from tracklayer.rl.ttr_codec import MOVE_KINDS, PHASES
-
         c = codec
         b = c.board
         sl = c.slices
         self.codec = c
         self.moves = moves
-        self.phases = PHASES
+        self.phases = c.phases
         self.n = c.n_players
         self.nk = c.n_kinds
         self.nc = c.n_colors
@@ -164,7 +162,7 @@ class TTRArrays:
         self.history = c.history
         self.o_history = c._o_history
         self.hist_width = c._hist_width
-        self.kind_ix = {k: i for i, k in enumerate(MOVE_KINDS)}
+        self.kind_ix = {k: i for i, k in enumerate(c.move_kinds)}
         self.gray_span = list(c._gray_span)
 
     # ------------------------------------------------------------------ the observation

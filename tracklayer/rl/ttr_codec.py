@@ -45,6 +45,8 @@ class TTRCodec:
     """Action encoding and observation tensor of one Ticket to Ride configuration."""
 
     family = "ttr"
+    phases = PHASES
+    move_kinds = MOVE_KINDS
 
     def __init__(self, board: Board, variant: Variant, n_players: int, history: int = 0) -> None:
         if history < 0:
