@@ -94,22 +94,33 @@ def test_workers_step_exactly_the_in_process_games_trans_with_truncation() -> No
 
 @pytest.mark.parametrize(("name", "options"), [
     ("ttr_europe_v2", {"players": 3, "seat": "random"}),
-    ("ttr_new_york_v1", {"players": 2}),
+    ("ttr_europe_v2", {"players": 2, "history": 3}),
+    ("ttr_new_york_v1", {"players": 2, "max_steps": 40}),
     ("trans_europa_v1", {"players": 3, "max_steps": 30}),
 ])
-def test_random_opponents_in_the_compiled_loop_play_the_general_loops_games(name, options, monkeypatch) -> None:
-    """``random`` opponents' moves come from ``rl.fastpath.random_moves``: the same games, draws, rewards,
-    truncations and final infos as the loop that asks each opponent object for its move."""
+def test_random_opponents_in_compiled_code_play_the_general_loops_games(name, options, monkeypatch) -> None:
+    """Rows whose opponents are all ``random`` step in compiled code (``rl.fastpath``: the opponents'
+    moves, and for Ticket to Ride the whole row): the same games, draws, observations, masks, rewards,
+    truncations and final infos as the loop that asks each opponent object for its move and the
+    environment for each part of a step; an index outside the mask takes the general path."""
+    import tracklayer.rl.batch as batch
     from tracklayer.rl.gym_env import TracklayerGymEnv
 
-    fast = trajectory(BatchEnv(name, n=4, opponents="random", **options), 120)
+    fast_steps = []
+    real = batch.advance_random
+    monkeypatch.setattr(batch, "advance_random", lambda *a: fast_steps.append(1) or real(*a))
+    with pytest.warns(UserWarning, match="illegal action"):
+        fast = trajectory(BatchEnv(name, n=4, opponents="random", **options), 120, illegal_at=5)
+    assert bool(fast_steps) == name.startswith("ttr")
     probe = BatchEnv(name, n=1, opponents="random", **options)
     probe.reset(seed=0)
     assert probe._rows.envs[0]._random_rngs is not None
     monkeypatch.setattr(TracklayerGymEnv, "compiled_opponents", False)
     general = BatchEnv(name, n=4, opponents="random", **options)
-    slow = trajectory(general, 120)
-    assert all(env._random_rngs is None for env in general._rows.envs)
+    fast_steps.clear()
+    with pytest.warns(UserWarning, match="illegal action"):
+        slow = trajectory(general, 120, illegal_at=5)
+    assert not fast_steps and all(env._random_rngs is None for env in general._rows.envs)
     assert_same(fast, slow)
     assert finals(fast)
 

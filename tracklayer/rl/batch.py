@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from tracklayer.rl.envs import get_spec
+from tracklayer.rl.fastpath import advance_random
 from tracklayer.rl.gym_env import TracklayerGymEnv
 
 # the arrays of a batch, in the order they are laid out in one buffer: (name, dtype, per-row shape key)
@@ -93,6 +94,15 @@ class _Rows:
         # the masks as bytes: the episode keeps its mask as bytes, copied in without a numpy array per row
         self._mask_bytes = memoryview(arrays["masks"].view(np.uint8).reshape(-1))
         self._obs_rows = list(arrays["obs"])  # a view per row, written in place by the codec
+        self._mask_rows = list(arrays["masks"].view(np.uint8))
+        # each row's last mask, kept apart from the returned array (which a caller may write to): the
+        # compiled step (rl.fastpath.advance_random) checks the learner's index on it
+        self._shown = np.zeros((count, self.n_actions), dtype=np.uint8)
+        self._shown_rows = list(self._shown)
+        # per row, the codec's row writer where it has one (Ticket to Ride): rows whose opponents are
+        # all `random` then step in compiled code
+        self._arrays = [env.codec.arrays(env.episode.game) if hasattr(env.codec, "arrays") else None
+                        for env in self.envs]
 
     def reset(self, seed: int | None) -> None:
         k = 0
@@ -112,7 +122,18 @@ class _Rows:
         k = 0
         try:
             for k, (env, action) in enumerate(zip(self.envs, self.a["actions"].tolist(), strict=True)):
-                reward, term, trunc, info = env.advance(action)
+                arrays = self._arrays[k]
+                moved = None
+                if arrays is not None and env._random_rngs is not None and not env._abandoned \
+                        and not env.episode.cut:
+                    moved = advance_random(env, action, arrays, self._obs_rows[k], self._mask_rows[k],
+                                           self._shown_rows[k])
+                if moved is True:  # the episode goes on, the row is written
+                    rewards.append(0.0)
+                    ended.append(False)
+                    cut.append(False)
+                    continue
+                reward, term, trunc, info = env.outcome() if moved is False else env.advance(action)
                 if term or trunc:
                     final_obs[k] = env.episode.observation(env.seat)
                     final[self.lo + k] = info
@@ -148,7 +169,9 @@ class _Rows:
         ep.observation_into(env.seat, self._obs_rows[k])
         ep._position()
         n = self.n_actions
-        self._mask_bytes[k * n:(k + 1) * n] = ep._position_mask()
+        mask = ep._position_mask()
+        self._mask_bytes[k * n:(k + 1) * n] = mask
+        self._shown_rows[k][:] = np.frombuffer(mask, dtype=np.uint8)
 
     def close(self) -> None:
         for env in self.envs:

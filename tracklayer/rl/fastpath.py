@@ -33,3 +33,34 @@ def random_moves(game: Any, seat: int, rngs: dict[int, Any], limit: int) -> int:
         game.apply(legal[rngs[q].randrange(n)])
         played += 1
     return played
+
+
+@cython.ccall
+@cython.locals(index=cython.Py_ssize_t, seat=cython.int, shown=cython.uchar[::1], out=cython.uchar[::1])
+def advance_random(env: Any, index: int, arrays: Any, obs_row: Any, mask_row: Any, shown_row: Any) -> Any:
+    """One ``BatchEnv`` row's step when every opponent is ``random`` and the codec writes rows
+    (``TTRArrays``): what ``TracklayerGymEnv.advance`` and the row's write do, without the
+    environment's Python frames in between (the same calls on the game, in the same order).
+
+    Returns None when nothing was done: ``index`` is not in the mask last shown (``shown_row``, the
+    row's own copy of it), and the general path raises or ends the episode as the environment is
+    configured to. Otherwise the learner and its opponents have moved: True when the episode goes on
+    (the observation and mask are written into ``obs_row`` and ``mask_row``, and the mask copied into
+    ``shown_row``), False when it ended (the caller reads ``env.outcome()`` and resets)."""
+    shown = shown_row
+    if index < 0 or index >= shown.shape[0] or not shown[index]:
+        return None
+    ep = env.episode
+    game = ep.game
+    seat = env.seat
+    game.apply(ep.codec.decode(game, index))
+    ep.steps += 1
+    if not game.is_over and ep.steps < ep.max_steps:
+        ep.steps += random_moves(game, seat, env._random_rngs, ep.max_steps - ep.steps)
+    if game.is_over or ep.steps >= ep.max_steps:
+        return False
+    arrays.observe(game, seat, obs_row)
+    arrays.mask(game, mask_row)
+    out = mask_row
+    shown[:] = out
+    return True

@@ -147,6 +147,11 @@ class TracklayerGymEnv(gymnasium.Env):
             self._abandoned = True
             return self.illegal_reward, True, False, {"illegal_action": index}
         self._play_opponents()
+        return self.outcome()
+
+    def outcome(self) -> tuple[float, bool, bool, dict[str, Any]]:
+        """``(reward, terminated, truncated, info)`` of the learner once its opponents have replied."""
+        ep = self.episode
         if not ep.done:
             return 0.0, False, False, {}
         return float(ep.rewards()[self.seat]), ep.over, ep.truncated, ep.final_info(self.seat)
