@@ -5,9 +5,10 @@ A step is one agent move through the PettingZoo AEC API exactly as a learner dri
 random legal index. The agent reads the int8 mask as bool (numpy finds the legal indices of a bool
 array about ten times faster; the agent's cost is not the environment's). Time is CPU time of this
 process (per core, so the figure is not diluted by other load on the machine); wall-clock steps/s
-are printed beside it. The ``BatchEnv`` rows step 64 games per call, in this process and sharded over
-worker processes (``workers=2``, and one per CPU if that is another number): their learner steps are
-counted per game (64 a call). With workers only the wall-clock figure measures speed; their CPU
+are printed beside it. The ``BatchEnv`` rows step 64 or 256 games per call against ``random``
+opponents, in this process and (64) sharded over worker processes (``workers=2``, and one per CPU if
+that is another number), beside the one-game Gymnasium figure (``gym vs random``): their learner steps
+are counted per game (64 a call). With workers only the wall-clock figure measures speed; their CPU
 column is steps per CPU second of all the processes together (this one and the workers, read from
 ``/proc``: the cost, overhead included, not the speed), and they run for the given seconds of wall
 time. The load average is printed first: on a shared machine wall figures are only as good as it.
@@ -195,7 +196,8 @@ def _rows() -> list[tuple[str, dict[str, object], str]]:
     pools = sorted({2, os.cpu_count() or 1})
     rows = [(n, o, "aec raw") for n, o in ROWS] + [("ttr_europe_v2", {"players": 2}, "aec wrapped")]
     for name in ("ttr_europe_v2", "ttr_new_york_v1"):
-        rows += [(name, {"players": 2}, "gym vs random"), (name, {"players": 2}, "batch64 vs random")]
+        rows += [(name, {"players": 2}, "gym vs random"), (name, {"players": 2}, "batch64 vs random"),
+                 (name, {"players": 2}, "batch256 vs random")]
         rows += [(name, {"players": 2}, f"batch64 workers={k} vs random") for k in pools]
     return rows
 
@@ -229,7 +231,8 @@ def main() -> None:
             cpu, wall, eps = aec_rate(make_env(name, **options), args.seconds)
         elif kind.startswith("batch"):
             workers = int(kind.partition("workers=")[2].split()[0]) if "workers=" in kind else 0
-            cpu, wall, eps = batch_rate(BatchEnv(name, n=64, opponents="random", bot_log_tail=0, workers=workers,
+            games = int(kind.split()[0].removeprefix("batch"))
+            cpu, wall, eps = batch_rate(BatchEnv(name, n=games, opponents="random", bot_log_tail=0, workers=workers,
                                                  **options), args.seconds)
         else:
             env = make_gym(name, opponents="random", bot_log_tail=0, **options)

@@ -228,6 +228,57 @@ def test_gymnasium_wrapper_against_random_bots() -> None:
         env.step(0)
 
 
+@pytest.mark.parametrize(("name", "options"), [("ttr_europe_v2", {"players": 3, "seat": "random"}),
+                                             ("ttr_new_york_v1", {"players": 2, "max_steps": 30})])
+def test_gymnasium_flat_steps_against_random_in_compiled_code_equal_the_general_path(name, options,
+                                                                                     monkeypatch) -> None:
+    """A flat Ticket to Ride step against `random` opponents runs in compiled code (``rl.fastpath``):
+    the same observations, masks, rewards, flags and infos as the general path, across episodes,
+    truncation, an index outside the mask (the episode ends with the illegal reward) and a step after
+    the end (refused)."""
+    import tracklayer.rl.gym_env as gym_env
+    from tracklayer.rl.gym_env import TracklayerGymEnv
+
+    compiled = []
+    real = gym_env.advance_random
+    monkeypatch.setattr(gym_env, "advance_random", lambda *a: compiled.append(1) or real(*a))
+
+    def run() -> list[tuple[object, ...]]:
+        env = make_gym(name, opponents="random", observation="flat", illegal_action="terminate", **options)
+        out: list[tuple[object, ...]] = []
+        rng = np.random.default_rng(3)
+        for episode in range(3):
+            obs, info = env.reset(seed=episode)
+            out.append((obs.copy(), info["action_mask"].copy()))
+            for t in range(400):
+                mask = info["action_mask"]
+                action = int(rng.choice(np.flatnonzero(mask)))
+                if episode == 1 and t == 7:
+                    action = int(np.flatnonzero(~mask)[0])  # not legal: the episode ends
+                obs, reward, term, trunc, info = env.step(action)
+                out.append((obs.copy(), reward, term, trunc, {k: (v.tolist() if isinstance(v, np.ndarray) else v)
+                                                               for k, v in info.items()}))
+                if term or trunc:
+                    break
+            with pytest.raises(IllegalAction):
+                env.step(0)
+        return out
+
+    with pytest.warns(UserWarning, match="illegal action"):
+        fast = run()
+    assert len(compiled) > 30
+    monkeypatch.setattr(TracklayerGymEnv, "compiled_opponents", False)
+    compiled.clear()
+    with pytest.warns(UserWarning, match="illegal action"):
+        slow = run()
+    assert not compiled
+    assert len(fast) == len(slow) > 30
+    for a, b in zip(fast, slow, strict=True):
+        assert len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            assert np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y
+
+
 def test_gymnasium_same_seed_same_episode() -> None:
     def run(seed: int) -> list[str]:
         env = make_gym("ttr_new_york_v1", players=3, seat="random", opponents=["random", "bot"])

@@ -29,7 +29,7 @@ from tracklayer.bots.random_bot import RandomBot
 from tracklayer.core.errors import IllegalAction
 from tracklayer.rl.aec import observation_space
 from tracklayer.rl.core import EnvSpec, Episode
-from tracklayer.rl.fastpath import random_moves
+from tracklayer.rl.fastpath import advance_random, random_moves
 from tracklayer.rl.opponents import BotOpponent, Opponent, opponent
 from tracklayer.rl.spaces import LegalDiscrete
 
@@ -85,6 +85,9 @@ class TracklayerGymEnv(gymnasium.Env):
         self.seat = 0 if seat == "random" else int(seat)
         self.seats: dict[int, Opponent] = {}
         self._random_rngs: dict[int, Any] | None = None  # per seat, when every opponent is `random`: its RNG
+        # the flat mask last shown, where the codec writes rows (Ticket to Ride): see step()
+        self._shown: np.ndarray | None = (np.zeros(self.episode.n_actions, dtype=np.uint8)
+                                          if observation == "flat" and hasattr(self.codec, "arrays") else None)
         self._abandoned = False
         self._renderer: Any = None
 
@@ -123,12 +126,34 @@ class TracklayerGymEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        reward, terminated, truncated, info = self.advance(action)
+        ep = self.episode
+        index = int(action)
+        if self._shown is not None and self._random_rngs is not None and 0 <= index < ep.n_actions \
+                and not self._abandoned and not ep.done and self.render_mode != "human":
+            # against `random` opponents, a flat Ticket to Ride step runs in compiled code (rl.fastpath)
+            obs = np.empty(ep.obs_size, dtype=np.float32)
+            mask = np.empty(ep.n_actions, dtype=np.uint8)
+            moved = advance_random(self, index, self.codec.arrays(ep.game), obs, mask, self._shown)
+            if moved is True:
+                return obs, 0.0, False, False, {"action_mask": mask.view(bool)}
+            if moved is False:
+                reward, terminated, truncated, info = self.outcome()
+                return self._finish_step(reward, terminated, truncated, info)
+        return self._finish_step(*self.advance(action))
+
+    def _finish_step(self, reward: float, terminated: bool, truncated: bool,
+                     info: dict[str, Any]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.observation_mode == "flat":
-            info["action_mask"] = self.action_masks()
+            info["action_mask"] = self._remember(self.action_masks())
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, terminated, truncated, info
+
+    def _remember(self, mask: np.ndarray) -> np.ndarray:
+        """Keep a copy of the flat mask shown to the agent: the compiled step checks the index on it."""
+        if self._shown is not None:
+            self._shown[:] = mask
+        return mask
 
     def advance(self, action: Any) -> tuple[float, bool, bool, dict[str, Any]]:
         """:meth:`step` without building the observation: (reward, terminated, truncated, info).
@@ -236,5 +261,5 @@ class TracklayerGymEnv(gymnasium.Env):
         ep = self.episode
         info = ep.final_info(self.seat) if ep.done else {}
         if self.observation_mode == "flat":
-            info["action_mask"] = self.action_masks()
+            info["action_mask"] = self._remember(self.action_masks())
         return info
