@@ -35,8 +35,9 @@ from typer.testing import CliRunner
 from tests import waits
 from tests.hostile_cases import VALID, VALUES, entry_cases, paths, replaced, whole_files
 from tracklayer import score_file
-from tracklayer.cli import app, print_result
+from tracklayer.cli import app
 from tracklayer.score_file import ScoreFileError, score_document
+from tracklayer.tui.results import print_result
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -15,6 +15,7 @@ import pytest
 import tracklayer
 import tracklayer.trans.actions as trans_actions
 import tracklayer.ttr.actions as ttr_actions
+from tracklayer.bots import warmup
 from tracklayer.core import gcpause
 
 
@@ -89,13 +90,13 @@ def test_trans_multi_rail_memo_is_bounded() -> None:
 def test_freeze_heap_warms_up_and_freezes(gc_state: None) -> None:
     from tracklayer.ttr.board import load_board
 
-    frozen = gcpause.freeze_heap(warm=["ttr-new-york", "trans-america"])
+    frozen = gcpause.freeze_heap(lambda: warmup.warm_up(["ttr-new-york", "trans-america"]))
     assert frozen > 0 and gc.get_freeze_count() > 0
     assert gc.get_threshold() == gcpause.GC_THRESHOLDS
     board = load_board("ttr-new-york")
     assert set(board._rules) == set(board.variants)  # every variant's rules were built before freezing
     gc.unfreeze()
-    gcpause.freeze_heap(warm=False, thresholds=None)
+    gcpause.freeze_heap(thresholds=None)
     assert gc.get_threshold() == gcpause.GC_THRESHOLDS  # thresholds=None leaves them alone
 
 
@@ -103,9 +104,12 @@ def test_a_failing_warm_up_only_logs(monkeypatch: pytest.MonkeyPatch, caplog: py
     def broken(name: str) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(gcpause, "_warm_game", broken)
-    gcpause.warm_up(["ttr-europe"])
+    monkeypatch.setattr(warmup, "_warm_game", broken)
+    warmup.warm_up(["ttr-europe"])
     assert "warm-up of ttr-europe failed" in caplog.text
+    gcpause.freeze_heap(lambda: 1 / 0, thresholds=None)
+    assert "warm-up failed" in caplog.text
+    gc.unfreeze()
 
 
 def test_the_server_freezes_its_heap_at_start_up(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -152,8 +156,7 @@ def test_lab_workers_freeze_their_heap(monkeypatch: pytest.MonkeyPatch, gc_state
 
     monkeypatch.setattr(runner, "ProcessPoolExecutor", InlinePool)
     warmed: list[Any] = []
-    real = gcpause.freeze_heap
-    monkeypatch.setattr(gcpause, "freeze_heap", lambda **kw: warmed.append(kw["warm"]) or real(**kw))
+    monkeypatch.setattr(warmup, "warm_up", lambda games=None: warmed.append(games))
     specs = runner.schedule("ttr-new-york", ["random", "random"], 2, seed=1)
     records = runner.run_specs(specs, jobs=2)
     assert len(records) == 2

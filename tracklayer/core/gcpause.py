@@ -7,9 +7,10 @@ memory. In a server that had been up for a while this cost 45-105 ms per full co
 
 - the engine's caches are bounded (see ``tracklayer/core/memo.py``), so the long-lived heap stops
   growing with the number of positions seen;
-- :func:`freeze_heap` warms the process up (imports, boards, rules, action tables, one short game
-  per family so that lazily built tables and lazily imported modules exist), collects once, then
-  moves everything alive into the permanent generation with :func:`gc.freeze`, which later
+- :func:`freeze_heap` runs the process's warm-up (``tracklayer.bots.warmup``: imports, boards, rules,
+  action tables, one short game per family so that lazily built tables and lazily imported modules
+  exist), collects once, then moves everything alive into the permanent generation with
+  :func:`gc.freeze`, which later
   collections never walk; and raises the thresholds so that collections run far less often (the
   engine frees almost everything by reference counting; cycles are rare). At CPython's default
   thresholds (700, 10, 10) the collector walked the young objects hundreds of times a second in the
@@ -22,8 +23,7 @@ from __future__ import annotations
 
 import gc
 import logging
-import sys
-from collections.abc import Iterable
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
@@ -37,66 +37,20 @@ log = logging.getLogger(__name__)
 GC_THRESHOLDS = (1_000, 10, 100)
 
 
-def warm_up(games: Iterable[str] | None = None) -> None:
-    """Build what a process builds once, so that it is frozen with the rest of the start-up heap.
-
-    Loads each game's board and, for Ticket to Ride, every variant's rules and the action table,
-    plays the first moves of a seeded random game per game and asks a bot for one move, so that
-    the modules and tables built lazily on first use exist too; in the server, also the lobby's
-    catalog. Never raises: a failure only means less is frozen.
-    """
-    import tracklayer
-
-    for name in games if games is not None else tracklayer.games():
-        try:
-            _warm_game(name)
-        except Exception:  # warming up is an optimisation; the game will report its own errors later
-            log.warning("warm-up of %s failed", name, exc_info=True)
-    if "tracklayer.server.catalog" in sys.modules:  # in the server: the lobby's catalog and board data
-        from tracklayer.server.catalog import board_data, catalog
-
-        for entry in catalog()["games"]:
-            board_data(entry["name"])
-
-
-def _warm_game(name: str) -> None:
-    import random
-
-    import tracklayer
-
-    if name.startswith("ttr-"):
-        from tracklayer.ttr.board import load_board
-
-        board = load_board(name)
-        for variant in board.variants.values():
-            board.rules(variant)
-        _ = board.actions
-    game = tracklayer.new_game(name, 2, seed=0)
-    rnd = random.Random(0)
-    for _ in range(60):  # enough for every kind of move's code and tables to be built once
-        if game.is_over:
-            break
-        legal = game.legal_actions()
-        game.apply(legal[rnd.randrange(len(legal))])
-    game.view(0)
-    game.result()
-    if not game.is_over:  # the bots' per-board tables (greedy is the cheap one that builds them)
-        from tracklayer.bots import make_bot
-        from tracklayer.bots.base import bot_view
-
-        seat = game.current_player
-        bot = make_bot("greedy", seed=0)
-        bot.choose(bot_view(bot, game, seat), game.legal_actions())
-
-
-def freeze_heap(*, warm: bool | Iterable[str] = True, thresholds: tuple[int, int, int] | None = GC_THRESHOLDS) -> int:
-    """Warm up (all games, the games listed, or not at all), collect, freeze; returns the objects frozen.
+def freeze_heap(warm: Callable[[], object] | None = None, *,
+                thresholds: tuple[int, int, int] | None = GC_THRESHOLDS) -> int:
+    """Run ``warm`` (what the process builds once: see ``tracklayer.bots.warmup``), collect, freeze;
+    returns the objects frozen.
 
     Call it once a process has started and before it serves (server start-up, a lab worker's
-    initialiser). Safe to call again: objects created since are frozen too.
+    initialiser). Safe to call again: objects created since are frozen too. A failing ``warm`` is
+    logged: warming up is an optimisation.
     """
-    if warm is not False:
-        warm_up(None if warm is True else warm)
+    if warm is not None:
+        try:
+            warm()
+        except Exception:
+            log.warning("warm-up failed", exc_info=True)
     gc.collect()
     gc.freeze()
     if thresholds is not None:

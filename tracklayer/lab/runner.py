@@ -9,6 +9,7 @@ measured move times), which is what makes the parallel backends interchangeable.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -177,9 +178,10 @@ def run_specs(specs: Sequence[GameSpec], jobs: int = 1, backend: str = "process"
 def _worker_init(games: tuple[str, ...]) -> None:
     """A worker process's start: warm up for ``games`` and freeze the heap, so that full collections
     during its many games walk only what those games allocate (see core/gcpause.py)."""
+    from tracklayer.bots.warmup import warm_up
     from tracklayer.core.gcpause import freeze_heap
 
-    freeze_heap(warm=games)
+    freeze_heap(functools.partial(warm_up, games))
 
 
 def _run_ray(specs: Sequence[GameSpec], jobs: int, address: str | None) -> Iterator[dict[str, Any]]:

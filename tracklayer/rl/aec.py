@@ -2,7 +2,10 @@
 
 Agents are ``player_0`` .. ``player_{n-1}`` = engine seats. Each agent observes
 ``{"observation": float32[obs_size], "action_mask": int8[n_actions]}`` built from its own
-``game.view(seat)``; the mask is all zeros when it is not that agent's turn. Actions are integers of
+``game.view(seat)``; the mask is all zeros when it is not that agent's turn. With
+``observation="flat"`` the observation is the float32 vector alone (a ``Box``, which SuperSuit's
+wrappers and SB3's ``MlpPolicy`` take) and the mask is ``infos[agent]["action_mask"]`` (and
+``env.action_mask(agent)``). Actions are integers of
 ``Discrete(n_actions)``. An action outside the mask follows PettingZoo classic's convention by default
 (``illegal_action="terminate"``): a warning, the offending agent gets ``illegal_reward`` (-1), the
 others 0, and the game ends for everyone (``info["illegal_action"]``); ``illegal_action="raise"`` raises
@@ -50,8 +53,12 @@ class TracklayerAECEnv(AECEnv):
                                           "is_parallelizable": True, "render_fps": 4}
 
     def __init__(self, spec: EnvSpec, *, render_mode: str | None = None, illegal_action: str = "terminate",
-                 illegal_reward: float = -1.0, max_cycles: int | None = None, **options: Any) -> None:
+                 illegal_reward: float = -1.0, max_cycles: int | None = None, observation: str = "dict",
+                 **options: Any) -> None:
         super().__init__()
+        if observation not in ("dict", "flat"):
+            raise ValueError(f"observation must be 'dict' or 'flat', not {observation!r}")
+        self.observation_mode = observation
         if max_cycles is not None and not (isinstance(max_cycles, int) and max_cycles > 0):
             raise ValueError(f"max_cycles must be a positive number of moves per agent, not {max_cycles!r}")
         self.max_cycles = max_cycles
@@ -70,7 +77,9 @@ class TracklayerAECEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         # one space object per agent, returned as is every time (PettingZoo requires it)
-        self.observation_spaces = {a: observation_space(self.episode) for a in self.possible_agents}
+        self.observation_spaces = {a: observation_space(self.episode) if observation == "dict"
+                                   else spaces.Box(0.0, 1.0, (self.episode.obs_size,), dtype=np.float32)
+                                   for a in self.possible_agents}
         self.action_spaces = {a: LegalDiscrete(self.episode.n_actions) for a in self.possible_agents}
         self._bind_action_spaces()
         self.agents: list[str] = []
@@ -107,10 +116,24 @@ class TracklayerAECEnv(AECEnv):
         self._asked = {a: 0 for a in self.agents}
         self._stand_in = np.random.default_rng([self.episode.game_seed, 1])  # its own stream: seeds stay as without
         self.agent_selection = self.possible_agents[self.episode.current]
+        self._masks_to_infos()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Any:
+        if self.observation_mode == "flat":
+            return self.episode.observation(self._seat[agent])
         obs, mask = self.episode.observe(self._seat[agent])
         return {"observation": obs, "action_mask": mask}
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """int8 mask of ``agent``'s legal actions (zeros when it is not to move or the episode is over)."""
+        return self.episode.action_mask(self._seat[agent])
+
+    def _masks_to_infos(self) -> None:
+        """With ``observation="flat"`` the masks travel in the infos (``infos[agent]["action_mask"]``), for
+        every live agent after every step, as wrappers that need a ``Box`` observation (SuperSuit) expect."""
+        if self.observation_mode == "flat":
+            for a in self.agents:
+                self.infos[a]["action_mask"] = self.episode.action_mask(self._seat[a])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -146,6 +169,7 @@ class TracklayerAECEnv(AECEnv):
                     self.truncations[a] = True
                     self.infos[a] = ep.final_info(self._seat[a])
             self._accumulate_rewards()
+        self._masks_to_infos()
         if self.render_mode == "human":
             self.render()
 
@@ -175,6 +199,7 @@ class TracklayerAECEnv(AECEnv):
             self.infos[a] = {"illegal_action": index, "illegal_agent": agent}
         self.episode.abandon()
         self._accumulate_rewards()
+        self._masks_to_infos()
     def observation_text(self, agent: str) -> str:
         """The agent's observation as text (exactly the information of its vector)."""
         return self.codec.describe(self.episode.observation(self._seat[agent]))

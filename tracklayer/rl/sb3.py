@@ -27,12 +27,13 @@ in-process batches (``workers=0``) reach the rows themselves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
-from tracklayer.rl.batch import BatchEnv
+if TYPE_CHECKING:
+    from tracklayer.rl.batch import BatchEnv
 
 ACTION_MASKS = "action_masks"
 
@@ -41,7 +42,7 @@ class SB3BatchVecEnv(VecEnv):
     """SB3's ``VecEnv`` over ``batch``'s rows (row ``i`` is environment ``i``); closing it closes the batch."""
 
     def __init__(self, batch: BatchEnv) -> None:
-        if not isinstance(batch, BatchEnv):
+        if not all(hasattr(batch, a) for a in ("single_observation_space", "single_action_space", "env_method")):
             raise TypeError(f"SB3BatchVecEnv wraps a tracklayer.rl.BatchEnv, not {type(batch).__name__}")
         self.batch = batch
         self._actions: np.ndarray | None = None

@@ -30,6 +30,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import tracklayer
 from tracklayer.bots import resolve_bot
+from tracklayer.bots.warmup import warm_up
 from tracklayer.core.gcpause import freeze_heap
 from tracklayer.native import describe as describe_engine
 from tracklayer.server import accounts as accounts_mod
@@ -173,6 +174,14 @@ def _bad(message: str) -> HTTPException:
     return HTTPException(status_code=400, detail=message)
 
 
+def _warm_server() -> None:
+    """What the server builds once before it freezes its heap: every game's tables, and the lobby's
+    catalog and board data."""
+    warm_up()
+    for entry in catalog()["games"]:
+        board_data(entry["name"])
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     state: dict[str, Any] = {}
@@ -182,7 +191,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         url = settings.database_url or default_database_url()
         store = await asyncio.to_thread(Store, url)  # runs the migrations
         if settings.tune_gc:
-            freeze_heap()  # warm up, freeze the heap, rarer collections: short GC pauses (core/gcpause.py)
+            freeze_heap(_warm_server)  # warm up, freeze the heap, rarer collections: short GC pauses (core/gcpause.py)
         state["store"] = store
         pool = BotPool(settings.bot_workers, settings.bot_seconds)  # workers start with the first bot game
         state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms, pool)

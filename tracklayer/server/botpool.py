@@ -38,6 +38,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import secrets
 import signal
 import threading
 import time
@@ -48,7 +49,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from tracklayer.bots import make_bot
+from tracklayer.bots import RandomBot, make_bot, resolve_bot
 from tracklayer.bots.base import Budget
 
 log = logging.getLogger("tracklayer.server")
@@ -299,3 +300,34 @@ def _stop(executor: ProcessPoolExecutor) -> None:
     for p in processes:
         with contextlib.suppress(Exception):
             p.kill()
+
+
+@dataclass
+class SeatBot:
+    """A bot seat: its registry name and seed (all a pool worker needs to build the same bot), the bot
+    object itself for the cheap bots that think in the server process, and a random bot of the same
+    seed for the move played when the pool does not answer in time."""
+
+    name: str
+    seed: int
+    inline: Any | None
+    fallback: RandomBot
+    last: Choice | None = None  # the last pool answer (tests read where the move was chosen)
+
+
+def make_seat_bot(name: str) -> SeatBot:
+    """A bot for a seat; the random bot stands in for one that cannot be built (and says so in the log)."""
+    seed = secrets.randbits(64)
+    key = resolve_bot(name)
+    if key is None:
+        log.error("bot %r is not in the registry; the random bot plays instead", name)
+        key = "random"
+    try:
+        inline = make_bot(key, seed) if key in INLINE_BOTS else None
+        if inline is None:
+            make_bot(key, seed)  # fails here, not in every worker, if it cannot be built
+    except Exception:
+        log.exception("bot %r cannot be built; the random bot plays instead", name)
+        key = "random"
+        inline = make_bot(key, seed)
+    return SeatBot(key, seed, inline, RandomBot(seed))

@@ -41,6 +41,7 @@ from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, 
 
 from tracklayer.bots import resolve_bot
 from tracklayer.server.background import Background
+from tracklayer.server.botpool import make_seat_bot
 from tracklayer.server.catalog import BOT_LEVELS, DEFAULT_LEVEL, FAMILY_BOTS, family
 from tracklayer.server.db import metadata
 from tracklayer.server.guard import valid_game_id
@@ -347,15 +348,13 @@ class Clocks:
 
     def sync_bots(self, room: Room) -> None:
         """Put stand-in bots in the seats the control says a bot plays, and take them out of the others."""
-        from tracklayer.server.rooms import _make_bot
-
         c: Control = room.control
         want = c.bot_seats()
         for i, s in enumerate(room.record.seats):
             if s["kind"] != "human":
                 continue
             if i in want and i not in room.bots:
-                room.bots[i] = _make_bot(c.standin_bot)
+                room.bots[i] = make_seat_bot(c.standin_bot)
             elif i not in want and i in room.bots:
                 del room.bots[i]
         if want and self.rooms.cluster is not None and not room.game.is_over:

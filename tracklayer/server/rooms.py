@@ -22,9 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import tracklayer
-from tracklayer.bots import RandomBot, make_bot, resolve_bot
 from tracklayer.bots.base import bot_view
-from tracklayer.server.botpool import INLINE_BOTS, BotPool, Choice
+from tracklayer.server.botpool import BotPool, SeatBot, make_seat_bot
 from tracklayer.server.clocks import SCAN_HORIZON, Clocks, load_control
 from tracklayer.server.db import GameRecord, MoveConflict, Store
 from tracklayer.server.resume import Resume
@@ -125,19 +124,6 @@ class Connection:
             if text is None:
                 break
             await self.ws.send_text(text)
-
-
-@dataclass
-class SeatBot:
-    """A bot seat: its registry name and seed (all a pool worker needs to build the same bot), the bot
-    object itself for the cheap bots that think in the server process, and a random bot of the same
-    seed for the move played when the pool does not answer in time."""
-
-    name: str
-    seed: int
-    inline: Any | None
-    fallback: RandomBot
-    last: Choice | None = None  # the last pool answer (tests read where the move was chosen)
 
 
 @dataclass
@@ -338,24 +324,6 @@ def _settle(settled: list[tuple[asyncio.Future[None], BaseException | None]]) ->
             fut.set_exception(error)
 
 
-def _make_bot(name: str) -> SeatBot:
-    """A bot for a seat; the random bot stands in for one that cannot be built (and says so in the log)."""
-    seed = secrets.randbits(64)
-    key = resolve_bot(name)
-    if key is None:
-        log.error("bot %r is not in the registry; the random bot plays instead", name)
-        key = "random"
-    try:
-        inline = make_bot(key, seed) if key in INLINE_BOTS else None
-        if inline is None:
-            make_bot(key, seed)  # fails here, not in every worker, if it cannot be built
-    except Exception:
-        log.exception("bot %r cannot be built; the random bot plays instead", name)
-        key = "random"
-        inline = make_bot(key, seed)
-    return SeatBot(key, seed, inline, RandomBot(seed))
-
-
 def _status(game: Any) -> str:
     return "over" if game.is_over else ("running" if game.moves else "open")
 
@@ -502,10 +470,10 @@ class Rooms:
     def _seat_bots(room: Room) -> None:
         for i, s in enumerate(room.record.seats):
             if s["kind"] == "bot":
-                room.bots[i] = _make_bot(s.get("bot") or "bot")
+                room.bots[i] = make_seat_bot(s.get("bot") or "bot")
         if room.control is not None:  # seats a stand-in bot holds
             for i in room.control.bot_seats():
-                room.bots[i] = _make_bot(room.control.standin_bot)
+                room.bots[i] = make_seat_bot(room.control.standin_bot)
 
     def _warm(self, room: Room) -> None:
         """The first room with a bot that thinks in the pool starts the pool's workers (a server

@@ -10,11 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracklayer.core.errors import MapError
 from tracklayer.core.names import NameIndex
 from tracklayer.maps.loader import get_field, load_cached, need, read_header
+from tracklayer.ttr.actions import ActionTable
+
+if TYPE_CHECKING:
+    from tracklayer.ttr.rules import Rules
 
 GRAY = -1
 RETURN_MODES = ("box", "under", "under_shuffled")
@@ -141,8 +145,9 @@ class Board:
     ticket_by_id: Mapping[str, int] = field(init=False)
     route_labels: tuple[str, ...] = field(init=False)  # notation label per route (see route_label)
     loco: int = field(init=False)  # card index of the wild card (locomotive / taxi): after the colours
-    _actions: Any = field(default=None, init=False, repr=False)
-    _rules: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    _actions: ActionTable | None = field(default=None, init=False, repr=False)
+    # the rules object of each variant, made and kept by ``ttr.rules.rules_for``
+    _rules: dict[str, Rules] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         per_city: list[list[int]] = [[] for _ in self.cities]
@@ -160,22 +165,11 @@ class Board:
 
 
     @property
-    def actions(self) -> Any:
+    def actions(self) -> ActionTable:
         """The board's interned action table (built on first use; see ``ttr.actions``)."""
         if self._actions is None:
-            from tracklayer.ttr.actions import ActionTable
-
             self._actions = ActionTable(self)
         return self._actions
-
-    def rules(self, variant: Variant) -> Any:
-        """The (stateless, memoising) rules object of a variant, shared by every game on this board."""
-        found = self._rules.get(variant.name)
-        if found is None:
-            from tracklayer.ttr.rules import Rules
-
-            found = self._rules[variant.name] = Rules(self, variant)
-        return found
 
     def card_name(self, card: int) -> str:
         return self.locomotive_name if card == self.loco else self.colors[card]

@@ -17,7 +17,7 @@ from tracklayer.core.names import fold
 from tracklayer.core.rng import Rng, seed_state
 from tracklayer.ttr.actions import NONE, Action, ActionTable, ClaimRoute
 from tracklayer.ttr.board import Board, Ticket, Variant, load_board
-from tracklayer.ttr.rules import Rules
+from tracklayer.ttr.rules import Rules, rules_for
 from tracklayer.ttr.scoring import TIEBREAKS, HeldTicket, score_position
 from tracklayer.ttr.state import State
 from tracklayer.ttr.view import ObservationView, build_observation_view, build_view
@@ -78,7 +78,7 @@ class TTRGame(BaseGame):
         self.seed = seed
         self.options = options
         self.state = state
-        self.rules: Rules = board.rules(variant)
+        self.rules: Rules = rules_for(board, variant)
         self.table: ActionTable = board.actions
         self.tickets = board.tickets
         self._completion_memo: dict[tuple[Any, ...], Any] = {}  # see view.tickets_completed
@@ -259,7 +259,7 @@ def new_ttr_game(game: str, players: int | Sequence[str], *, seed: int | str, va
         board = dataclasses.replace(board, tickets=board.tickets + extras)
     var = board.variants[vname]
     long_pool, regular_pool = board.tickets_for(var)
-    state = board.rules(var).setup(len(names), Rng(seed_state(seed)), first_player, long_pool, regular_pool)
+    state = rules_for(board, var).setup(len(names), Rng(seed_state(seed)), first_player, long_pool, regular_pool)
     options: dict[str, Any] = {"tiebreak": tiebreak, "first_player": first_player}
     if board.key != game:
         options["game"] = game

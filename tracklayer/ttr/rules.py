@@ -501,3 +501,12 @@ class Rules:
             s.phase = OVER
             return
         s.current = (p + 1) % s.n_players
+
+
+def rules_for(board: Board, variant: Variant) -> Rules:
+    """The rules object of ``variant`` on ``board``: stateless, so one is made per board and variant and
+    shared by every game on it (kept on the board)."""
+    found = board._rules.get(variant.name)
+    if found is None:
+        found = board._rules[variant.name] = Rules(board, variant)
+    return found  # type: ignore[no-any-return]

@@ -21,6 +21,7 @@ from tracklayer.bots import Bot
 from tracklayer.core.errors import TracklayerError
 from tracklayer.tui import render
 from tracklayer.tui.prompt import LineReader
+from tracklayer.tui.results import print_result
 
 NewsItem = tuple[str, str] | RenderableType  # (player name, move as the reader may see it) or a block
 UNHANDLED = object()  # ``game_command`` result: not a command of this family, play the line as a move
@@ -153,8 +154,6 @@ class TerminalSession:
                 self.console.print(Text("Last moves", style="bold"))
             self.flush_news(reader)
         self.console.rule("Game over")
-        from tracklayer.cli import print_result
-
         seat = self.humans[0] if self.humans else None
         print_result(g.view(seat)["result"], self.console)
 
