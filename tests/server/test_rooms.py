@@ -151,3 +151,31 @@ def test_group_commit_batches_waiting_moves_and_answers_each_after_its_commit() 
             committer.close()
 
     asyncio.run(scenario())
+
+
+def test_a_stand_in_never_draws_tickets_its_player_did_not_ask_for(tmp_path: Path) -> None:
+    """A stand-in (a bot in a person's seat) plays every legal move but drawing destination tickets; a
+    bot seat of the same bot draws them too."""
+    from tracklayer.server.botpool import make_seat_bot
+
+    async def scenario() -> None:
+        store = Store(database_url(tmp_path))
+        rooms = Rooms(store, bot_delay=0, idle_seconds=60, max_rooms=4)
+        try:
+            room = _new_game(store, rooms)
+            g = room.game
+            while g.state.phase != "main":  # the starting ticket choices
+                await rooms.play(room, {g.current_player}, str(g.legal_actions()[-1]), len(g.moves))
+                g = room.game
+            seat = g.current_player
+            assert any(a.kind == "tickets" for a in g.legal_actions())
+            room.bots[seat] = make_seat_bot("random")
+            kinds = {(await rooms._bot_action(room, seat, g.clone())).kind for _ in range(300)}
+            assert "tickets" not in kinds and "draw" in kinds  # the person's seat: a stand-in
+            room.record.seats[seat]["kind"] = "bot"
+            kinds = {(await rooms._bot_action(room, seat, g.clone())).kind for _ in range(300)}
+            assert "tickets" in kinds  # a bot's own seat: every legal move
+        finally:
+            await rooms.close()
+
+    asyncio.run(scenario())

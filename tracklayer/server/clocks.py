@@ -33,6 +33,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -127,6 +128,15 @@ def parse_clock(body: dict[str, Any], game: str) -> tuple[dict[str, Any] | None,
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             raise ValueError(f"'clock.{key}' must be a whole number of seconds from {low} to {high}")
     return {"turn_seconds": turn, "bank_seconds": bank, "preset": preset, "standin": standin}, standin
+
+
+def standin_moves(legal: Sequence[Any]) -> Sequence[Any]:
+    """The moves a stand-in may make for a seat whose player is away: the seat's legal moves but
+    drawing destination tickets, unless that is the only one. A stand-in keeps the seat's game going as
+    its player would; new tickets are a commitment the player never asked for (and a risk of losing
+    their points)."""
+    kept = [a for a in legal if getattr(a, "kind", None) != "tickets"]
+    return kept if kept and len(kept) < len(legal) else legal
 
 
 # ---------------------------------------------------------------------------------------- control

@@ -24,7 +24,7 @@ from typing import Any
 import tracklayer
 from tracklayer.bots.base import bot_view
 from tracklayer.server.botpool import BotPool, SeatBot, make_seat_bot
-from tracklayer.server.clocks import SCAN_HORIZON, Clocks, load_control
+from tracklayer.server.clocks import SCAN_HORIZON, Clocks, load_control, standin_moves
 from tracklayer.server.db import GameRecord, MoveConflict, Store
 from tracklayer.server.resume import Resume
 
@@ -596,6 +596,8 @@ class Rooms:
         fallback move when the pool gives no answer in time."""
         bot = room.bots[seat]
         legal = game.legal_actions()
+        if room.record.seats[seat]["kind"] == "human":  # a stand-in plays for a person who is away
+            legal = standin_moves(legal)
         if bot.inline is not None:
             self.bot_moves["inline"] += 1
             return bot.inline.choose(bot_view(bot.inline, game, seat), legal)
