@@ -225,6 +225,18 @@ def _print_lab(result: dict[str, Any], console: Console) -> None:
                       f"{s['score_mean']:.1f} ± {s['score_sd']:.1f}", split, f"{s['length_mean']:.0f}",
                       f"{s['move_seconds_mean']:.3f}", "-" if elo is None else f"{elo:.0f}")
     console.print(table)
+    play = {name: s.get("play_mean") for name, s in summary.items() if s.get("play_mean")}
+    if play:  # Ticket to Ride: what a strong player would exploit, per game
+        habits = Table(title="How they play (per game)")
+        columns = [("cards_at_end", "Cards at end"), ("ticket_draws", "Ticket draws"),
+                   ("face_up_locomotives", "Face-up locos"), ("stations_built", "Stations"),
+                   ("stations_used", "used"), ("tickets_failed", "Failed tickets")]
+        habits.add_column("Bot", no_wrap=True)
+        for _key, title in columns:
+            habits.add_column(title, justify="right", no_wrap=True)
+        for name, stats in play.items():
+            habits.add_row(name, *(f"{stats.get(key, 0):.2f}" for key, _title in columns))
+        console.print(habits)
     if result.get("ladder"):
         console.print("Ladder: " + " > ".join(result["ladder"]))
     for f in result.get("files", []):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import random
 from pathlib import Path
 
 import pytest
@@ -83,11 +84,14 @@ def test_simulate_writes_json_csv_png_with_sane_numbers(tmp_path: Path) -> None:
         assert s["games"] == 3
         assert s["move_seconds_mean"] >= 0 and s["score_sd"] >= 0
         assert set(s["sources_mean"]) >= {"routes", "tickets", "stations", "longest_path"}
+        assert set(s["play_mean"]) == {"cards_at_end", "ticket_draws", "face_up_locomotives", "stations_built",
+                                       "stations_used", "tickets_failed"}
         total_wins += s["wins"]
     assert math.isclose(total_wins, 3)
     with (tmp_path / "simulate_games.csv").open() as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 9 and {r["bot"] for r in rows} == {"planner", "greedy", "random"}
+    assert all(float(r["cards_at_end"]) >= 0 and float(r["face_up_locomotives"]) >= 0 for r in rows)
     # every bot sat in every seat of the one deal
     assert {(r["bot"], r["seat"]) for r in rows} == {(b, str(k)) for b in ("planner", "greedy", "random")
                                                      for k in range(3)}
@@ -135,6 +139,7 @@ def test_cli_simulate_and_tournament(tmp_path: Path) -> None:
                               "--seed", "3", "--out", str(tmp_path / "sim")])
     assert res.exit_code == 0, res.output
     assert "planner" in res.output and "Win %" in res.output
+    assert "How they play" in res.output and "Cards at end" in res.output and "Face-up locos" in res.output
     assert (tmp_path / "sim" / "simulate_winrates.png").exists()
     res = runner.invoke(app, ["simulate", "ttr-new-york", "--players", "planner,random", "--games", "2", "--json"])
     assert res.exit_code == 0, res.output
@@ -163,3 +168,29 @@ def test_ray_backend_matches_process_backend() -> None:
         ray.shutdown()
     b = simulate("ttr-new-york", ["planner", "greedy"], 2, seed=4, jobs=1)
     assert _strip_times(a["games"]) == _strip_times(b["games"])
+
+
+def test_play_statistics_count_what_the_seat_did() -> None:
+    """The statistics that show a bot's habits (cards held at the end, ticket draws, face-up locomotives,
+    stations built and used, failed tickets) count the seat's own moves in the game's log."""
+    import tracklayer
+    from tracklayer.lab.runner import _play_stats
+
+    g = tracklayer.new_game("ttr-europe", 2, seed=3)
+    rnd = random.Random(3)
+    while not g.is_over:
+        legal = g.legal_actions()
+        g.apply(legal[rnd.randrange(len(legal))])
+    result = g.result()
+    loco = g.board.loco
+    for seat, p in enumerate(result["players"]):
+        stats = _play_stats(g, seat, p)
+        mine = [a for mover, a, _ in g.move_log if mover == seat]
+        assert stats["cards_at_end"] == sum(g.state.hands[seat])
+        assert stats["ticket_draws"] == sum(1 for a in mine if str(a) == "tickets")
+        assert stats["face_up_locomotives"] == sum(1 for a in mine if str(a) == f"draw {g.board.card_name(loco)}")
+        assert stats["stations_built"] == sum(1 for a in mine if a.kind == "station") == 3 - g.state.stations_left[seat]
+        assert 0 <= stats["stations_used"] <= stats["stations_built"]
+        assert stats["tickets_failed"] == p["failed_tickets"]
+    assert any(_play_stats(g, seat, p)["ticket_draws"] for seat, p in enumerate(result["players"]))
+    assert _play_stats(tracklayer.new_game("trans-europa", 2, seed=0), 0, {}) == {}

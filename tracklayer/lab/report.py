@@ -17,19 +17,23 @@ from tracklayer.lab.stats import elo_intervals, elo_ratings, mean_std, pairwise_
 
 
 def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Per bot: games, wins (95% Wilson CI), score mean/spread, points by source, game length, move time."""
+    """Per bot: games, wins (95% Wilson CI), score mean/spread, points by source, how it played (Ticket to
+    Ride: cards held at the end, ticket draws, face-up locomotives, stations built and used, failed
+    tickets), game length, move time."""
     bots: dict[str, dict[str, Any]] = {}
     for rec in records:
         n_win = len(rec["winners"])
         for s in rec["seats"]:
-            b = bots.setdefault(s["bot"], {"games": 0, "wins": 0.0, "scores": [], "sources": {}, "lengths": [],
-                                            "think": 0.0, "moves": 0, "max_move": 0.0, "by_seat": {}})
+            b = bots.setdefault(s["bot"], {"games": 0, "wins": 0.0, "scores": [], "sources": {}, "play": {},
+                                            "lengths": [], "think": 0.0, "moves": 0, "max_move": 0.0, "by_seat": {}})
             b["games"] += 1
             won = 1.0 / n_win if s["seat"] in rec["winners"] else 0.0
             b["wins"] += won
             b["scores"].append(s["total"])
             for k, v in s["sources"].items():
                 b["sources"].setdefault(k, []).append(v)
+            for k, v in s.get("play", {}).items():
+                b["play"].setdefault(k, []).append(v)
             b["lengths"].append(rec["length"].get("turns", rec["length"].get("rounds", rec["length"]["moves"])))
             b["think"] += s["think_seconds"]
             b["moves"] += s["moves"]
@@ -53,6 +57,7 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "score_min": min(b["scores"]),
             "score_max": max(b["scores"]),
             "sources_mean": {k: mean_std(v)[0] for k, v in b["sources"].items()},
+            "play_mean": {k: mean_std(v)[0] for k, v in b["play"].items()},
             "length_mean": mean_std(b["lengths"])[0],
             "move_seconds_mean": b["think"] / b["moves"] if b["moves"] else 0.0,
             "move_seconds_max": b["max_move"],
@@ -83,15 +88,17 @@ def write_outputs(out_dir: str | Path, kind: str, meta: dict[str, Any], records:
     p.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
     files.append(p)
     source_keys = sorted({k for rec in records for s in rec["seats"] for k in s["sources"]})
+    play_keys = sorted({k for rec in records for s in rec["seats"] for k in s.get("play", {})} - set(source_keys))
     p = out / f"{kind}_games.csv"
     with p.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(["game", "seed", "seat", "bot", "total", "rank", "won", *source_keys, "moves", "think_seconds",
-                    "game_moves"])
+        w.writerow(["game", "seed", "seat", "bot", "total", "rank", "won", *source_keys, *play_keys, "moves",
+                    "think_seconds", "game_moves"])
         for rec in records:
             for s in rec["seats"]:
                 w.writerow([rec["index"], rec["seed"], s["seat"], s["bot"], s["total"], s["rank"],
                             int(s["seat"] in rec["winners"]), *(s["sources"].get(k, "") for k in source_keys),
+                            *(s.get("play", {}).get(k, "") for k in play_keys),
                             s["moves"], f"{s['think_seconds']:.4f}", rec["length"]["moves"]])
     files.append(p)
     p = out / f"{kind}_bots.csv"

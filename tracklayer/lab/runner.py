@@ -67,6 +67,25 @@ def _source_breakdown(family: str, p: dict[str, Any]) -> dict[str, float]:
     }
 
 
+def _play_stats(game: Any, seat: int, p: dict[str, Any]) -> dict[str, float]:
+    """How a Ticket to Ride seat played, where strong players exploit a bot: cards still in hand at the
+    end (hoarding), destination ticket draws, locomotives taken face up, stations built and those that
+    borrow a route, and failed tickets (also among the sources)."""
+    if game.family != "ttr":
+        return {}
+    loco = game.board.loco
+    mine = [a for mover, a, _note in game.move_log if mover == seat]
+    built = list(p.get("stations", []))
+    return {
+        "cards_at_end": float(sum(game.state.hands[seat])),
+        "ticket_draws": float(sum(1 for a in mine if a.kind == "tickets")),
+        "face_up_locomotives": float(sum(1 for a in mine if a.kind == "draw" and a.key[1] == loco)),
+        "stations_built": float(len(built)),
+        "stations_used": float(sum(1 for st in built if st.get("borrows"))),
+        "tickets_failed": float(p.get("failed_tickets", 0)),
+    }
+
+
 def run_one(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
     """Play one game between registry bots; each bot only ever gets its seat's view."""
     import tracklayer
@@ -104,6 +123,7 @@ def run_one(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
             "total": p["total"],
             "rank": p["rank"],
             "sources": _source_breakdown(family, p),
+            "play": _play_stats(game, seat, p),
             "moves": count[seat],
             "think_seconds": think[seat],
             "max_move_seconds": slowest[seat],
