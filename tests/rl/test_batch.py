@@ -103,12 +103,12 @@ def test_random_opponents_in_compiled_code_play_the_general_loops_games(name, op
     moves, and for Ticket to Ride the whole row): the same games, draws, observations, masks, rewards,
     truncations and final infos as the loop that asks each opponent object for its move and the
     environment for each part of a step; an index outside the mask takes the general path."""
-    import tracklayer.rl.batch as batch
+    import tracklayer.rl.gym_env as gym_env
     from tracklayer.rl.gym_env import TracklayerGymEnv
 
     fast_steps = []
-    real = batch.advance_random
-    monkeypatch.setattr(batch, "advance_random", lambda *a: fast_steps.append(1) or real(*a))
+    real = gym_env.advance_random  # the rows' compiled step (TracklayerGymEnv.compiled_step) calls it
+    monkeypatch.setattr(gym_env, "advance_random", lambda *a: fast_steps.append(1) or real(*a))
     with pytest.warns(UserWarning, match="illegal action"):
         fast = trajectory(BatchEnv(name, n=4, opponents="random", **options), 120, illegal_at=5)
     assert bool(fast_steps) == name.startswith("ttr")

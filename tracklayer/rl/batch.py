@@ -46,7 +46,6 @@ from typing import Any
 import numpy as np
 
 from tracklayer.rl.envs import get_spec
-from tracklayer.rl.fastpath import advance_random
 from tracklayer.rl.gym_env import TracklayerGymEnv
 
 # the arrays of a batch, in the order they are laid out in one buffer: (name, dtype, per-row shape key)
@@ -95,14 +94,6 @@ class _Rows:
         self._mask_bytes = memoryview(arrays["masks"].view(np.uint8).reshape(-1))
         self._obs_rows = list(arrays["obs"])  # a view per row, written in place by the codec
         self._mask_rows = list(arrays["masks"].view(np.uint8))
-        # each row's last mask, kept apart from the returned array (which a caller may write to): the
-        # compiled step (rl.fastpath.advance_random) checks the learner's index on it
-        self._shown = np.zeros((count, self.n_actions), dtype=np.uint8)
-        self._shown_rows = list(self._shown)
-        # per row, the codec's row writer where it has one (Ticket to Ride): rows whose opponents are
-        # all `random` then step in compiled code
-        self._arrays = [env.codec.arrays(env.episode.game) if hasattr(env.codec, "arrays") else None
-                        for env in self.envs]
 
     def reset(self, seed: int | None) -> None:
         k = 0
@@ -122,12 +113,7 @@ class _Rows:
         k = 0
         try:
             for k, (env, action) in enumerate(zip(self.envs, self.a["actions"].tolist(), strict=True)):
-                arrays = self._arrays[k]
-                moved = None
-                if arrays is not None and env._random_rngs is not None and not env._abandoned \
-                        and not env.episode.cut:
-                    moved = advance_random(env, action, arrays, self._obs_rows[k], self._mask_rows[k],
-                                           self._shown_rows[k])
+                moved = env.compiled_step(action, self._obs_rows[k], self._mask_rows[k])
                 if moved is True:  # the episode goes on, the row is written
                     rewards.append(0.0)
                     ended.append(False)
@@ -171,7 +157,7 @@ class _Rows:
         n = self.n_actions
         mask = ep._position_mask()
         self._mask_bytes[k * n:(k + 1) * n] = mask
-        self._shown_rows[k][:] = np.frombuffer(mask, dtype=np.uint8)
+        env._remember(self._mask_rows[k])  # the row's mask is the one its compiled step checks the index on
 
     def close(self) -> None:
         for env in self.envs:

@@ -126,20 +126,29 @@ class TracklayerGymEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        ep = self.episode
-        index = int(action)
-        if self._shown is not None and self._random_rngs is not None and 0 <= index < ep.n_actions \
-                and not self._abandoned and not ep.done and self.render_mode != "human":
-            # against `random` opponents, a flat Ticket to Ride step runs in compiled code (rl.fastpath)
+        if self.render_mode != "human":  # (a human render shows every step: the general path)
+            ep = self.episode
             obs = np.empty(ep.obs_size, dtype=np.float32)
             mask = np.empty(ep.n_actions, dtype=np.uint8)
-            moved = advance_random(self, index, self.codec.arrays(ep.game), obs, mask, self._shown)
+            moved = self.compiled_step(int(action), obs, mask)
             if moved is True:
                 return obs, 0.0, False, False, {"action_mask": mask.view(bool)}
             if moved is False:
-                reward, terminated, truncated, info = self.outcome()
-                return self._finish_step(reward, terminated, truncated, info)
+                return self._finish_step(*self.outcome())
         return self._finish_step(*self.advance(action))
+
+    def compiled_step(self, index: int, obs: np.ndarray, mask: np.ndarray) -> bool | None:
+        """The step of ``index`` in compiled code (``rl.fastpath.advance_random``) where it applies: a flat
+        Ticket to Ride episode going on against `random` opponents only, and an index within the action
+        space. None when it does not apply or the index is not in the mask last shown (nothing was done:
+        take :meth:`advance`); otherwise the learner and its opponents moved: True when the episode goes on
+        (its observation and mask written into ``obs`` and ``mask``), False when it ended (read
+        :meth:`outcome`). ``BatchEnv`` rows step through it too, writing into the batch's rows."""
+        ep = self.episode
+        if self._shown is None or self._random_rngs is None or self._abandoned or ep.done \
+                or not 0 <= index < ep.n_actions:
+            return None
+        return advance_random(self, index, self.codec.arrays(ep.game), obs, mask, self._shown)  # type: ignore[no-any-return]
 
     def _finish_step(self, reward: float, terminated: bool, truncated: bool,
                      info: dict[str, Any]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -150,7 +159,8 @@ class TracklayerGymEnv(gymnasium.Env):
         return self._obs(), reward, terminated, truncated, info
 
     def _remember(self, mask: np.ndarray) -> np.ndarray:
-        """Keep a copy of the flat mask shown to the agent: the compiled step checks the index on it."""
+        """Keep a copy of the flat mask shown to the agent (or written into a batch row): the compiled step
+        checks the index on it."""
         if self._shown is not None:
             self._shown[:] = mask
         return mask
