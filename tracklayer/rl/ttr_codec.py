@@ -105,7 +105,6 @@ class TTRCodec:
 
         # decode table for state-free indices, and key -> index for every encodable action
         self._fixed: list[Action | None] = [None] * pos
-        self._claim_param: dict[int, tuple[int, int, int]] = {}
         index: dict[tuple[Any, ...], int] = {}
         for c in range(nk):
             self._fixed[self._draw0 + c] = table.draw(c)
@@ -121,7 +120,6 @@ class TTRCodec:
             for color, nl in opts:
                 a = table.claim(r, color, nl)
                 self._fixed[i] = a
-                self._claim_param[i] = (r, color, nl)
                 i += 1
         # a coloured claim paying nl wilds is index _claim_first[route] + nl
         self._claim_first = [i - r.locomotives for i, r in zip(self._claim_base, b.routes, strict=True)]
