@@ -126,7 +126,7 @@ class TracklayerGymEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if self.render_mode != "human":  # (a human render shows every step: the general path)
+        if self._shown is not None and self.render_mode != "human":  # a flat Ticket to Ride env, not rendering
             ep = self.episode
             obs = np.empty(ep.obs_size, dtype=np.float32)
             mask = np.empty(ep.n_actions, dtype=np.uint8)
