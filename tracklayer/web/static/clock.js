@@ -1,18 +1,22 @@
+// @ts-check
 // Turn clocks and seat control on the game page (and the clock choice in the lobby).
 // The server runs the clocks and decides timeouts; this module only shows the time left, counting
 // down between two states from the server's own figures, and offers the seat's buttons: take back
 // my seat (when a stand-in bot plays it), resign, and "tell me when it is my turn" (Notification API,
 // asked for on a click, never on load; otherwise the tab title changes).
-import { h, store } from "/static/common.js";
-import { t, onLangChange } from "/static/i18n.js";
+import { h, store } from "./common.js";
+import { t, onLangChange } from "./i18n.js";
 
 // ---------------------------------------------------------------- lobby
 export const PRESETS = ["", "blitz", "rapid", "standard", "day-12h", "day-24h", "day-72h"];
 
 /** The <select> of clock presets for the create form (first: no clock). */
 export function clockPicker() {
-  return h("select", { id: "clock", "aria-label": t("clock.choose") },
-    PRESETS.map((p) => h("option", { value: p }, t(p ? `clock.preset.${p}` : "clock.preset.none"))));
+  return h(
+    "select",
+    { id: "clock", "aria-label": t("clock.choose") },
+    PRESETS.map((p) => h("option", { value: p }, t(p ? `clock.preset.${p}` : "clock.preset.none"))),
+  );
 }
 
 /** Put the picker into #clock-choice of the lobby (again on a language change, keeping the choice). */
@@ -20,9 +24,12 @@ export function mountClockPicker() {
   const place = () => {
     const box = document.getElementById("clock-choice");
     if (!box) return;
-    const old = document.getElementById("clock");
+    const old = /** @type {HTMLSelectElement | null} */ (document.getElementById("clock"));
     const sel = clockPicker();
-    if (old) { sel.value = old.value; old.replaceWith(sel); } else box.append(sel);
+    if (old) {
+      sel.value = old.value;
+      old.replaceWith(sel);
+    } else box.append(sel);
   };
   place();
   onLangChange(place);
@@ -30,7 +37,7 @@ export function mountClockPicker() {
 
 /** The create request's `clock` (undefined: no clock). */
 export function clockBody() {
-  const p = document.getElementById("clock")?.value;
+  const p = /** @type {HTMLSelectElement | null} */ (document.getElementById("clock"))?.value;
   return p ? { preset: p } : undefined;
 }
 
@@ -43,7 +50,8 @@ export function clockLabel(clock) {
 export function duration(sec) {
   sec = Math.max(0, Math.ceil(sec));
   if (sec >= 3600) {
-    const hh = Math.floor(sec / 3600), mm = Math.floor((sec % 3600) / 60);
+    const hh = Math.floor(sec / 3600),
+      mm = Math.floor((sec % 3600) / 60);
     return `${hh}:${String(mm).padStart(2, "0")} h`;
   }
   return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`;
@@ -57,13 +65,21 @@ let baseTitle = null;
 /** Call with every state message (also plays the "your turn" notice). */
 export function onClockState(st) {
   received = performance.now();
-  if (!ticker) ticker = setInterval(tick, 250);
+  if (!ticker) {
+    ticker = setInterval(tick, 250);
+    document.addEventListener("visibilitychange", restoreTitle);
+  }
   yourTurnNotice(st);
+}
+
+/** Back on the tab: the "your turn" marker leaves the title. */
+function restoreTitle() {
+  if (!document.hidden && baseTitle) document.title = baseTitle;
 }
 
 function tick() {
   const since = (performance.now() - received) / 1000;
-  document.querySelectorAll("[data-clock-left]").forEach((el) => {
+  document.querySelectorAll("[data-clock-left]").forEach((/** @type {HTMLElement} */ el) => {
     const left = Math.max(0, Number(el.dataset.clockLeft) - since);
     el.textContent = duration(left);
     el.classList.toggle("low", left < 10);
@@ -74,19 +90,25 @@ function myTurn(st) {
   return st.role === "seat" && !st.over && (st.legal || []).length > 0;
 }
 
+/** The move a "your turn" notification was last shown for: one notification per turn. */
+let lastNotice = "";
+
 function yourTurnNotice(st) {
   const mine = myTurn(st);
   if (baseTitle === null || !document.title.startsWith("● ")) baseTitle = document.title;
   document.title = mine && document.hidden ? t("clock.tab_title") : baseTitle;
   if (mine && document.hidden && window.Notification && Notification.permission === "granted") {
     const key = `${st.game_id}:${st.moves}`;
-    if (yourTurnNotice.last !== key) {
-      yourTurnNotice.last = key;
-      try { new Notification(t("clock.notify_title"), { body: t("clock.notify_body"), tag: `tracklayer-${st.game_id}` }); } catch { /* not allowed here */ }
+    if (lastNotice !== key) {
+      lastNotice = key;
+      try {
+        new Notification(t("clock.notify_title"), { body: t("clock.notify_body"), tag: `tracklayer-${st.game_id}` });
+      } catch {
+        /* not allowed here */
+      }
     }
   }
 }
-document.addEventListener("visibilitychange", () => { if (!document.hidden && baseTitle) document.title = baseTitle; });
 
 /** The clock and seat panel for the game page's side bar, or null when it has nothing to show.
  *  `send(msg)` sends a websocket message; `names[seat]` are the players' names. */
@@ -99,18 +121,39 @@ export function clockPanel(st, names, send) {
       if (seat.kind !== "human") return;
       const moving = clock.seat === i && clock.left !== null;
       const flag = seat.resigned ? t("clock.resigned") : seat.standin ? t("clock.standin_plays") : "";
-      rows.push(h("div", { class: `clock-row ${moving ? "moving" : ""}`, "data-clock-seat": i },
-        h("span", { class: "clock-name" }, names[i] ?? seat.name),
-        flag ? h("span", { class: "clock-flag" }, flag) : null,
-        h("span", { class: "clock-bank", title: t("clock.bank_hint") }, t("clock.bank", { time: duration(clock.banks[i]) })),
-        moving ? h("b", { class: "clock-left", "data-clock-left": clock.left, "aria-label": t("clock.left") }, duration(clock.left))
-          : h("span", { class: "clock-left idle" }, duration(clock.turn_seconds))));
+      rows.push(
+        h(
+          "div",
+          { class: `clock-row ${moving ? "moving" : ""}`, "data-clock-seat": i },
+          h("span", { class: "clock-name" }, names[i] ?? seat.name),
+          flag ? h("span", { class: "clock-flag" }, flag) : null,
+          h(
+            "span",
+            { class: "clock-bank", title: t("clock.bank_hint") },
+            t("clock.bank", { time: duration(clock.banks[i]) }),
+          ),
+          moving
+            ? h(
+                "b",
+                { class: "clock-left", "data-clock-left": clock.left, "aria-label": t("clock.left") },
+                duration(clock.left),
+              )
+            : h("span", { class: "clock-left idle" }, duration(clock.turn_seconds)),
+        ),
+      );
     });
-  } else { // no clock: still say which seats a bot plays
+  } else {
+    // no clock: still say which seats a bot plays
     st.seats.forEach((seat, i) => {
       if (seat.kind !== "human" || !(seat.standin || seat.resigned)) return;
-      rows.push(h("div", { class: "clock-row", "data-clock-seat": i }, h("span", { class: "clock-name" }, names[i] ?? seat.name),
-        h("span", { class: "clock-flag" }, seat.resigned ? t("clock.resigned") : t("clock.standin_plays"))));
+      rows.push(
+        h(
+          "div",
+          { class: "clock-row", "data-clock-seat": i },
+          h("span", { class: "clock-name" }, names[i] ?? seat.name),
+          h("span", { class: "clock-flag" }, seat.resigned ? t("clock.resigned") : t("clock.standin_plays")),
+        ),
+      );
     });
   }
   const buttons = [];
@@ -118,18 +161,50 @@ export function clockPanel(st, names, send) {
   if (mine && !st.over) {
     if (mine.standin && !mine.resigned) {
       buttons.push(h("p", { class: "clock-note" }, t("clock.standin_mine")));
-      buttons.push(h("button", { class: "btn primary", id: "takeback", type: "button", onclick: () => send({ type: "takeback" }) }, t("clock.takeback")));
+      buttons.push(
+        h(
+          "button",
+          { class: "btn primary", id: "takeback", type: "button", onclick: () => send({ type: "takeback" }) },
+          t("clock.takeback"),
+        ),
+      );
     }
     if (!mine.resigned) {
-      buttons.push(h("button", { class: "btn small", id: "resign", type: "button", onclick: () => {
-        if (confirm(t("clock.resign_confirm"))) send({ type: "resign" });
-      } }, t("clock.resign")));
+      buttons.push(
+        h(
+          "button",
+          {
+            class: "btn small",
+            id: "resign",
+            type: "button",
+            onclick: () => {
+              if (confirm(t("clock.resign_confirm"))) send({ type: "resign" });
+            },
+          },
+          t("clock.resign"),
+        ),
+      );
     }
     if (window.Notification && Notification.permission === "default") {
-      buttons.push(h("button", { class: "btn small", id: "notify", type: "button", onclick: async () => {
-        try { await Notification.requestPermission(); } catch { /* refused */ }
-        document.getElementById("notify")?.remove();
-      } }, t("clock.notify")));
+      buttons.push(
+        h(
+          "button",
+          {
+            class: "btn small",
+            id: "notify",
+            type: "button",
+            onclick: async () => {
+              try {
+                await Notification.requestPermission();
+              } catch {
+                /* refused */
+              }
+              document.getElementById("notify")?.remove();
+            },
+          },
+          t("clock.notify"),
+        ),
+      );
     }
   }
   // the creator (this browser made the game: the lobby kept its creator token) may hand an absent seat to a bot
@@ -137,23 +212,50 @@ export function clockPanel(st, names, send) {
   if (creator && !st.over) {
     st.seats.forEach((seat, i) => {
       if (seat.kind !== "human" || seat.online || seat.standin || i === me) return;
-      buttons.push(h("button", { class: "btn small", type: "button", "data-handover": i, onclick: async (ev) => {
-        const btn = ev.currentTarget;
-        btn.disabled = true;
-        const r = await fetch(`/api/games/${encodeURIComponent(st.game_id)}/seats/${i}/handover`,
-          { method: "POST", headers: { Authorization: `Bearer ${creator}` } }).catch(() => null);
-        if (!r || !r.ok) {
-          const detail = r ? (await r.json().catch(() => ({}))).detail || r.status : "";
-          btn.replaceWith(h("span", { class: "clock-note", role: "alert" }, t("clock.handover_failed", { detail })));
-        }
-      } }, t("clock.handover", { name: names[i] ?? seat.name })));
+      buttons.push(
+        h(
+          "button",
+          {
+            class: "btn small",
+            type: "button",
+            "data-handover": i,
+            onclick: async (ev) => {
+              const btn = ev.currentTarget;
+              btn.disabled = true;
+              const r = await fetch(`/api/games/${encodeURIComponent(st.game_id)}/seats/${i}/handover`, {
+                method: "POST",
+                headers: { Authorization: `Bearer ${creator}` },
+              }).catch(() => null);
+              if (!r || !r.ok) {
+                const detail = r ? (await r.json().catch(() => ({}))).detail || r.status : "";
+                btn.replaceWith(
+                  h("span", { class: "clock-note", role: "alert" }, t("clock.handover_failed", { detail })),
+                );
+              }
+            },
+          },
+          t("clock.handover", { name: names[i] ?? seat.name }),
+        ),
+      );
     });
   }
   if (!rows.length && !buttons.length) return null;
-  const preset = clock ? (clock.preset ? t(`clock.preset.${clock.preset}`) : t("clock.custom", { time: duration(clock.turn_seconds) })) : "";
-  return h("div", { class: "box clockbox", id: "clockbox" },
-    h("h2", {}, h("span", {}, clock ? t("clock.title") : t("clock.seats_title")), h("span", { class: "clock-preset" }, preset)),
+  const preset = clock
+    ? clock.preset
+      ? t(`clock.preset.${clock.preset}`)
+      : t("clock.custom", { time: duration(clock.turn_seconds) })
+    : "";
+  return h(
+    "div",
+    { class: "box clockbox", id: "clockbox" },
+    h(
+      "h2",
+      {},
+      h("span", {}, clock ? t("clock.title") : t("clock.seats_title")),
+      h("span", { class: "clock-preset" }, preset),
+    ),
     rows.length ? h("div", { class: "clock-rows" }, rows) : null,
     clock ? h("p", { class: "clock-note" }, t("clock.rule", { bot: clock.standin })) : null,
-    buttons.length ? h("div", { class: "clock-buttons" }, buttons) : null);
+    buttons.length ? h("div", { class: "clock-buttons" }, buttons) : null,
+  );
 }

@@ -1,5 +1,6 @@
+// @ts-check
 // Shared by the lobby and the game page: colours, symbols, small DOM helpers.
-import { t } from "/static/i18n.js";
+import { t } from "./i18n.js";
 
 // Player colours kept apart from the card colours (red, orange, yellow, green, blue, pink, black, white, gray)
 // so that a claimed route never looks like a free one: cyan and lime sit between the card hues and are light,
@@ -12,16 +13,60 @@ export const PLAYER_COLOR_NAMES = ["cyan", "violet", "lime", "wine", "lavender",
 // The symbol's colour on a player's colour: dark on the light ones.
 export const PLAYER_INK = ["#062a30", "#fff", "#1d2a00", "#fff", "#241650", "#fff"];
 export const CARD_LETTER = {
-  pink: "P", white: "W", blue: "B", yellow: "Y", orange: "O", black: "K", red: "R", green: "G",
-  locomotive: "★", taxi: "★", gray: "", brown: "N", turquoise: "T",
+  pink: "P",
+  white: "W",
+  blue: "B",
+  yellow: "Y",
+  orange: "O",
+  black: "K",
+  red: "R",
+  green: "G",
+  locomotive: "★",
+  taxi: "★",
+  gray: "",
+  brown: "N",
+  turquoise: "T",
 };
 export const CARD_FILL = {
-  pink: "#e77fb3", white: "#f3efe3", blue: "#2f72cf", yellow: "#f0cb24", orange: "#ef8a26", black: "#2a2a2a",
-  red: "#d2302b", green: "#2f9345", gray: "#a9a49a", locomotive: "#777", taxi: "#f6c700", brown: "#8b5a2b",
+  pink: "#e77fb3",
+  white: "#f3efe3",
+  blue: "#2f72cf",
+  yellow: "#f0cb24",
+  orange: "#ef8a26",
+  black: "#2a2a2a",
+  red: "#d2302b",
+  green: "#2f9345",
+  gray: "#a9a49a",
+  locomotive: "#777",
+  taxi: "#f6c700",
+  brown: "#8b5a2b",
   turquoise: "#25b6b0",
 };
 export const DARK_TEXT = new Set(["white", "yellow", "taxi", "gray"]);
 
+/** @typedef {Node | string | number | boolean | null | undefined | ChildList} Child */
+/** @typedef {Array<Child>} ChildList */
+
+/**
+ * The children's nodes and texts in order, nested lists flattened (a panel passes `rows.map(...)` inline).
+ * @param {Child} child
+ * @param {Array<Exclude<Child, ChildList>>} [out]
+ */
+function flatten(child, out = []) {
+  if (Array.isArray(child)) for (const c of child) flatten(c, out);
+  else out.push(child);
+  return out;
+}
+
+/**
+ * An HTML element: `on…` attributes are listeners, `text` the text, `true` an empty attribute, and
+ * null, undefined or false leave an attribute or child out (so optional parts read inline).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any> | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -31,7 +76,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (k === "text") el.textContent = v;
     else el.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) {
+  for (const c of flatten(children)) {
     if (c === null || c === undefined || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -39,6 +84,14 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 const SVGNS = "http://www.w3.org/2000/svg";
+/**
+ * An SVG element, with the same attribute conventions as `h`.
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any> | null} [attrs]
+ * @param {...Child} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 export function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVGNS, tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -47,32 +100,54 @@ export function s(tag, attrs = {}, ...children) {
     else if (k === "text") el.textContent = v;
     else el.setAttribute(k, v);
   }
-  for (const c of children.flat()) if (c) el.append(c);
+  for (const c of flatten(children)) if (c) el.append(c instanceof Node ? c : String(c));
   return el;
 }
 
 export function token(seat, extra = "") {
-  return h("span", { class: `token ${extra}`, style: `background:${PLAYER_COLORS[seat % 6]};color:${PLAYER_INK[seat % 6]}`,
-    title: `${t(`player_color.${PLAYER_COLOR_NAMES[seat % 6]}`)} ${PLAYER_SYMBOLS[seat % 6]}`, "aria-hidden": "true" },
-  PLAYER_SYMBOLS[seat % 6]);
+  return h(
+    "span",
+    {
+      class: `token ${extra}`,
+      style: `background:${PLAYER_COLORS[seat % 6]};color:${PLAYER_INK[seat % 6]}`,
+      title: `${t(`player_color.${PLAYER_COLOR_NAMES[seat % 6]}`)} ${PLAYER_SYMBOLS[seat % 6]}`,
+      "aria-hidden": "true",
+    },
+    PLAYER_SYMBOLS[seat % 6],
+  );
 }
 
 export function chip(color, n) {
   const dark = DARK_TEXT.has(color);
-  return h("span", { class: `chip c-${color}`, style: dark ? "color:#222;text-shadow:none" : "", title: n === "" ? colorName(color) : cards(color, n) },
-    `${n}${CARD_LETTER[color] ?? color[0].toUpperCase()}`);
+  return h(
+    "span",
+    {
+      class: `chip c-${color}`,
+      style: dark ? "color:#222;text-shadow:none" : "",
+      title: n === "" ? colorName(color) : cards(color, n),
+    },
+    `${n}${CARD_LETTER[color] ?? color[0].toUpperCase()}`,
+  );
 }
 
 // "3 red + 1 locomotive" -> [["red", 3], ["locomotive", 1]]
 export function parsePayment(text) {
-  return text.split("+").map((t) => t.trim()).filter(Boolean).map((t) => {
-    const m = t.match(/^(\d+)\s+(.+)$/);
-    return m ? [m[2].trim(), Number(m[1])] : [t, 0];
-  });
+  return text
+    .split("+")
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .map((t) => {
+      const m = t.match(/^(\d+)\s+(.+)$/);
+      return m ? [m[2].trim(), Number(m[1])] : [t, 0];
+    });
 }
 
 export function paymentChips(text) {
-  return h("span", { class: "row", style: "gap:4px" }, parsePayment(text).map(([c, n]) => chip(c, n)));
+  return h(
+    "span",
+    { class: "row", style: "gap:4px" },
+    parsePayment(text).map(([c, n]) => chip(c, n)),
+  );
 }
 
 // Every token this browser has seen, by game id and then by seat number, "hotseat", "spectator" or
@@ -80,28 +155,47 @@ export function paymentChips(text) {
 // lose the others: the "My games" page lists them all).
 export const store = {
   mine() {
-    try { return JSON.parse(localStorage.getItem("tracklayer.games") || "{}"); } catch { return {}; }
+    try {
+      return JSON.parse(localStorage.getItem("tracklayer.games") || "{}");
+    } catch {
+      return {};
+    }
   },
   remember(gameId, entry) {
     const all = store.mine();
     const old = all[gameId] || {};
     all[gameId] = { ...old, ...entry, tokens: { ...(old.tokens || {}), ...(entry.tokens || {}) }, at: Date.now() };
-    try { localStorage.setItem("tracklayer.games", JSON.stringify(all)); } catch { /* storage full or blocked */ }
+    try {
+      localStorage.setItem("tracklayer.games", JSON.stringify(all));
+    } catch {
+      /* storage full or blocked */
+    }
   },
 };
 
 export function logo() {
   const img = h("img", { src: "/static/favicon.svg", alt: "", width: 34, height: 34 });
-  return h("a", { class: "brand", href: "/", "aria-label": "tracklayer" }, img, h("span", {}, "tracklayer ", h("small", {}, t("brand.tagline"))));
+  return h(
+    "a",
+    { class: "brand", href: "/", "aria-label": "tracklayer" },
+    img,
+    h("span", {}, "tracklayer ", h("small", {}, t("brand.tagline"))),
+  );
 }
 
 // Names of games, variants and cards in the page's language (the server's English title if no catalog has one).
-export function gameTitle(game, fallback) { return t(`game.${game}`, {}, fallback || game); }
+export function gameTitle(game, fallback) {
+  return t(`game.${game}`, {}, fallback || game);
+}
 export function variantTitle(game, variant, fallback) {
   return t(`variant.${game}.${variant}`, {}, t(`variant.${variant}`, {}, fallback || variant));
 }
-export function colorName(color) { return t(`color.${color}`, {}, color); }
-export function cards(color, count) { return t(`cards.${color}`, { count }, `${count} ${color}`); }
+export function colorName(color) {
+  return t(`color.${color}`, {}, color);
+}
+export function cards(color, count) {
+  return t(`cards.${color}`, { count }, `${count} ${color}`);
+}
 
 // Small line icons (no emoji font needed).
 const ICONS = {
@@ -120,6 +214,16 @@ const ICONS = {
   cross: "M3 3l10 10M13 3L3 13",
 };
 export function icon(name, size = 14) {
-  return s("svg", { viewBox: "0 0 16 16", width: size, height: size, class: "icon", "aria-hidden": "true" },
-    s("path", { d: ICONS[name], fill: "none", stroke: "currentColor", "stroke-width": 1.6, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+  return s(
+    "svg",
+    { viewBox: "0 0 16 16", width: size, height: size, class: "icon", "aria-hidden": "true" },
+    s("path", {
+      d: ICONS[name],
+      fill: "none",
+      stroke: "currentColor",
+      "stroke-width": 1.6,
+      "stroke-linecap": "round",
+      "stroke-linejoin": "round",
+    }),
+  );
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Languages: message catalogs in /static/i18n/<lang>.json (flat keys, ICU-like messages) and t(key, params).
 // A message is plain text with {name} placeholders and plural forms chosen by Intl.PluralRules:
 //   "{count, plural, one {# ticket} other {# tickets}}"   (=0 {...} matches an exact number, # is the number)
@@ -7,7 +8,9 @@ export const LANGS = { en: "English", de: "Deutsch", it: "Italiano", fr: "Franç
 const STORE = "tracklayer.lang";
 
 export let lang = "en";
+/** @type {Record<string, string>} */
 let messages = {};
+/** @type {Record<string, string>} */
 let english = {};
 let plural = new Intl.PluralRules("en");
 let number = new Intl.NumberFormat("en");
@@ -17,7 +20,9 @@ export function detect() {
   try {
     const saved = localStorage.getItem(STORE);
     if (saved && saved in LANGS) return saved;
-  } catch { /* storage blocked: ask the browser */ }
+  } catch {
+    /* storage blocked: ask the browser */
+  }
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const primary = String(tag).toLowerCase().split("-")[0];
     if (primary in LANGS) return primary;
@@ -41,24 +46,44 @@ export async function init() {
 }
 
 async function use(code) {
-  messages = code === "en" ? english : await load(code).catch(() => english);
-  lang = messages === english ? "en" : code;
-  plural = new Intl.PluralRules(lang);
-  number = new Intl.NumberFormat(lang);
+  useCatalogs(code, code === "en" ? english : await load(code).catch(() => english), english);
   document.documentElement.lang = lang;
   translatePage();
 }
 
+/**
+ * Speak `code` with these catalogs: `catalog` for the language, `englishCatalog` for any key it lacks.
+ * The pages load catalogs over HTTP (`init`, `setLang`); the unit tests (tests/js) read them from disk.
+ * @param {string} code
+ * @param {Record<string, string>} catalog
+ * @param {Record<string, string>} englishCatalog
+ */
+export function useCatalogs(code, catalog, englishCatalog) {
+  english = englishCatalog;
+  messages = code === "en" ? english : catalog;
+  lang = messages === english ? "en" : code;
+  plural = new Intl.PluralRules(lang);
+  number = new Intl.NumberFormat(lang);
+}
+
 export async function setLang(code) {
   if (!(code in LANGS)) return;
-  try { localStorage.setItem(STORE, code); } catch { /* the choice lasts this page only */ }
+  try {
+    localStorage.setItem(STORE, code);
+  } catch {
+    /* the choice lasts this page only */
+  }
   await use(code);
   for (const fn of listeners) fn(lang);
 }
 
-export function onLangChange(fn) { listeners.push(fn); }
+export function onLangChange(fn) {
+  listeners.push(fn);
+}
 
-export function has(key) { return key in messages || key in english; }
+export function has(key) {
+  return key in messages || key in english;
+}
 
 // The message for key with params filled in; fallback (if given) when no catalog has the key.
 export function t(key, params = {}, fallback) {
@@ -85,10 +110,21 @@ export function format(msg, params = {}, hash = null) {
   let i = 0;
   while (i < msg.length) {
     const c = msg[i];
-    if (c === "#" && hash !== null) { out += number.format(hash); i++; continue; }
-    if (c !== "{") { out += c; i++; continue; }
+    if (c === "#" && hash !== null) {
+      out += number.format(hash);
+      i++;
+      continue;
+    }
+    if (c !== "{") {
+      out += c;
+      i++;
+      continue;
+    }
     const end = closing(msg, i);
-    if (end < 0) { out += msg.slice(i); break; }
+    if (end < 0) {
+      out += msg.slice(i);
+      break;
+    }
     const inner = msg.slice(i + 1, end);
     const m = inner.match(/^\s*(\w+)\s*,\s*plural\s*,([\s\S]*)$/);
     if (m) out += pluralForm(Number(params[m[1]] ?? 0), m[2], params);
@@ -116,8 +152,10 @@ function pluralForm(n, body, params) {
 
 // Elements of the static HTML: data-i18n="key" sets the text, data-i18n-attr="attr:key,attr:key" attributes.
 export function translatePage(root = document) {
-  root.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
-  root.querySelectorAll("[data-i18n-attr]").forEach((el) => {
+  root.querySelectorAll("[data-i18n]").forEach((/** @type {HTMLElement} */ el) => {
+    el.textContent = t(el.dataset.i18n);
+  });
+  root.querySelectorAll("[data-i18n-attr]").forEach((/** @type {HTMLElement} */ el) => {
     for (const pair of el.dataset.i18nAttr.split(",")) {
       const [attr, key] = pair.split(":");
       el.setAttribute(attr.trim(), t(key.trim()));
@@ -140,11 +178,23 @@ export function picker() {
     select.append(o);
   }
   select.addEventListener("change", () => setLang(select.value));
-  onLangChange(() => { select.value = lang; select.setAttribute("aria-label", t("lang.label")); });
+  onLangChange(() => {
+    select.value = lang;
+    select.setAttribute("aria-label", t("lang.label"));
+  });
   return select;
 }
 
-// A list joined the way the language joins lists ("Ann, Bob and Cleo", "Ann, Bob und Cleo").
+/**
+ * A list joined the way the language joins lists ("Ann, Bob and Cleo", "Ann, Bob und Cleo").
+ * @param {unknown[]} items
+ * @param {Intl.ListFormatType} [type]
+ * @returns {string}
+ */
 export function list(items, type = "conjunction") {
-  try { return new Intl.ListFormat(lang, { style: "long", type }).format(items.map(String)); } catch { return items.join(", "); }
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type }).format(items.map(String));
+  } catch {
+    return items.join(", ");
+  }
 }

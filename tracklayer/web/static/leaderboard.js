@@ -1,7 +1,8 @@
+// @ts-check
 // The rating ladder per game family: people and bots (each bot name one player), by openskill ordinal.
-import { h, icon, logo } from "/static/common.js";
-import { init as initI18n, t, picker, onLangChange } from "/static/i18n.js";
-import { accountBox, account } from "/static/account.js";
+import { h, icon, logo } from "./common.js";
+import { init as initI18n, t, picker, onLangChange } from "./i18n.js";
+import { accountBox, account } from "./account.js";
 
 const FAMILIES = ["ttr", "trans"];
 let family = new URLSearchParams(location.search).get("game") === "trans" ? "trans" : "ttr";
@@ -15,7 +16,9 @@ async function load() {
     const r = await fetch(`/api/leaderboard?game=${family}`);
     data = await r.json();
     failed = !r.ok;
-  } catch { failed = true; }
+  } catch {
+    failed = true;
+  }
   render();
 }
 
@@ -28,36 +31,88 @@ function choose(f) {
 }
 
 function row(p, mine) {
-  const who = p.kind === "bot"
-    ? h("span", { class: "who" }, icon("bot", 15), h("span", {}, t("leaderboard.bot", { name: p.name })),
-      p.level ? h("span", { class: "level" }, t(`level.${p.level}`)) : null)
-    : h("span", { class: "who" }, icon("person", 15), h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name));
-  return h("tr", { class: mine ? "me" : null }, h("td", { class: "num" }, String(p.rank)), h("td", {}, who),
-    h("td", { class: "num" }, h("b", {}, fmt(p.rating))), h("td", { class: "num hide-s" }, fmt(p.mu)),
-    h("td", { class: "num hide-s" }, fmt(p.sigma)), h("td", { class: "num" }, String(p.games)));
+  const who =
+    p.kind === "bot"
+      ? h(
+          "span",
+          { class: "who" },
+          icon("bot", 15),
+          h("span", {}, t("leaderboard.bot", { name: p.name })),
+          p.level ? h("span", { class: "level" }, t(`level.${p.level}`)) : null,
+        )
+      : h("span", { class: "who" }, icon("person", 15), h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name));
+  return h(
+    "tr",
+    { class: mine ? "me" : null },
+    h("td", { class: "num" }, String(p.rank)),
+    h("td", {}, who),
+    h("td", { class: "num" }, h("b", {}, fmt(p.rating))),
+    h("td", { class: "num hide-s" }, fmt(p.mu)),
+    h("td", { class: "num hide-s" }, fmt(p.sigma)),
+    h("td", { class: "num" }, String(p.games)),
+  );
 }
 
 async function render() {
   document.title = t("leaderboard.page_title");
   const me = await account();
-  const tabs = h("div", { class: "tabs", role: "tablist" }, FAMILIES.map((f) =>
-    h("button", { class: "btn small", role: "tab", type: "button", id: `tab-${f}`, "aria-selected": String(f === family),
-      onclick: () => choose(f) }, t(`leaderboard.family.${f}`))));
+  const tabs = h(
+    "div",
+    { class: "tabs", role: "tablist" },
+    FAMILIES.map((f) =>
+      h(
+        "button",
+        {
+          class: "btn small",
+          role: "tab",
+          type: "button",
+          id: `tab-${f}`,
+          "aria-selected": String(f === family),
+          onclick: () => choose(f),
+        },
+        t(`leaderboard.family.${f}`),
+      ),
+    ),
+  );
   let body;
   if (failed) body = h("p", { class: "error" }, t("leaderboard.failed"));
   else if (!data) body = h("p", { class: "empty-note" }, t("leaderboard.loading"));
   else if (!data.players.length) body = h("p", { class: "empty-note", id: "ladder-empty" }, t("leaderboard.empty"));
   else {
-    body = h("div", { class: "tablewrap" }, h("table", { class: "ladder", id: "ladder" },
-      h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, t("leaderboard.player")),
-        h("th", { class: "num", title: t("leaderboard.rating_help") }, t("leaderboard.rating")),
-        h("th", { class: "num hide-s greek" }, "μ"), h("th", { class: "num hide-s greek" }, "σ"),
-        h("th", { class: "num" }, t("leaderboard.games")))),
-      h("tbody", {}, data.players.map((p) => row(p, me && p.kind === "human" && p.name === me.username)))));
+    body = h(
+      "div",
+      { class: "tablewrap" },
+      h(
+        "table",
+        { class: "ladder", id: "ladder" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { class: "num" }, "#"),
+            h("th", {}, t("leaderboard.player")),
+            h("th", { class: "num", title: t("leaderboard.rating_help") }, t("leaderboard.rating")),
+            h("th", { class: "num hide-s greek" }, "μ"),
+            h("th", { class: "num hide-s greek" }, "σ"),
+            h("th", { class: "num" }, t("leaderboard.games")),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          data.players.map((p) => row(p, me && p.kind === "human" && p.name === me.username)),
+        ),
+      ),
+    );
   }
-  document.getElementById("main").replaceChildren(
-    h("div", {}, h("h1", {}, t("leaderboard.title")), h("p", { class: "sub" }, t("leaderboard.intro"))),
-    h("section", { class: "panel" }, tabs, h("div", { style: "margin-top:14px" }, body)));
+  document
+    .getElementById("main")
+    .replaceChildren(
+      h("div", {}, h("h1", {}, t("leaderboard.title")), h("p", { class: "sub" }, t("leaderboard.intro"))),
+      h("section", { class: "panel" }, tabs, h("div", { style: "margin-top:14px" }, body)),
+    );
 }
 
 function renderTop() {
@@ -67,7 +122,10 @@ function renderTop() {
 initI18n().then(() => {
   langPicker = picker();
   renderTop();
-  onLangChange(() => { renderTop(); render(); });
+  onLangChange(() => {
+    renderTop();
+    render();
+  });
   document.addEventListener("tracklayer:account", () => render());
   render();
   load();

@@ -1,14 +1,19 @@
+// @ts-check
 // The public log in words: a move's notation (docs/notation.md, docs/trans.md; always English, as typed in
 // the keyboard box) becomes a translated sentence. Anything not recognised is shown as notation.
-import { t, list } from "/static/i18n.js";
-import { cards, colorName } from "/static/common.js";
+import { t, list } from "./i18n.js";
+import { cards, colorName } from "./common.js";
 
 // "3 red + 1 locomotive" -> "3 rote Wagenkarten, 1 Lokomotive"
 export function describePayment(text) {
-  const parts = text.split("+").map((x) => x.trim()).filter(Boolean).map((x) => {
-    const m = x.match(/^(\d+)\s+(.+)$/);
-    return m ? cards(m[2].trim(), Number(m[1])) : x;
-  });
+  const parts = text
+    .split("+")
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((x) => {
+      const m = x.match(/^(\d+)\s+(.+)$/);
+      return m ? cards(m[2].trim(), Number(m[1])) : x;
+    });
   return list(parts);
 }
 
@@ -29,8 +34,10 @@ export function describeMove(move, board) {
   if (move === "tickets") return t("move.tickets");
   if ((m = move.match(/^keep (\d+) tickets?$/))) return t("move.keep_n", { count: Number(m[1]) });
   if ((m = move.match(/^keep (.+)$/))) return t("move.keep_n", { count: m[1].trim().split(/\s+/).length });
-  if ((m = move.match(/^claim (.+?): (.+)$/))) return t("move.claim", { route: routeText(m[1], board), cards: describePayment(m[2]) });
-  if ((m = move.match(/^station (.+?): (.+)$/))) return t("move.station", { city: cityText(m[1], board), cards: describePayment(m[2]) });
+  if ((m = move.match(/^claim (.+?): (.+)$/)))
+    return t("move.claim", { route: routeText(m[1], board), cards: describePayment(m[2]) });
+  if ((m = move.match(/^station (.+?): (.+)$/)))
+    return t("move.station", { city: cityText(m[1], board), cards: describePayment(m[2]) });
   if ((m = move.match(/^pay: (.+)$/))) return t("move.pay", { cards: describePayment(m[1]) });
   if (move === "decline") return t("move.decline");
   if (move === "pass") return t("move.pass");
