@@ -341,14 +341,15 @@ def ladder_seed(
     if game not in tracklayer.games():
         raise fail(f"unknown game {game!r}; games: {', '.join(tracklayer.games())}")
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    unknown = [b for b in names if resolve_bot(b) is None]
+    keys = [resolve_bot(b) for b in names]
+    unknown = [b for b, key in zip(names, keys, strict=True) if key is None]
     if unknown or len(set(names)) < 2:
         raise fail(f"name at least two different known bots (unknown: {', '.join(unknown) or 'none'})")
     if not 2 <= players <= len(names):
         raise fail("--players is between 2 and the number of bots")
     store = Store(database_url or default_database_url())  # migrates the database first
     try:
-        rated = seed_ladder(store.engine, game, [resolve_bot(b) for b in names], games_, seed, players,
+        rated = seed_ladder(store.engine, game, [key for key in keys if key is not None], games_, seed, players,
                             progress=lambda k: typer.echo(f"\r{k}/{games_} games", nl=False, err=True))
     finally:
         store.close()

@@ -76,6 +76,12 @@ def test_setup_player_count_limits(n):
         tracklayer.new_game("ttr-europe", n, seed=1)
 
 
+@pytest.mark.parametrize("game", ["ttr-europe", "trans-europa"])
+def test_setup_refuses_a_bool_for_the_players(game):
+    with pytest.raises(IllegalAction, match="a count or a list of names, not True"):
+        tracklayer.new_game(game, True, seed=1)
+
+
 def test_setup_market_reset_three_locomotives():
     # find a deal whose first 5 face-up cards held 3+ locomotives: they were discarded at setup
     loco = None

@@ -97,7 +97,7 @@ class SteinerBot:
         out = []
         for _ in range(self.samples):
             taken: set[int] = set()
-            sample = []
+            sample: list[list[int]] = []
             for q, p in enumerate(view["players"]):
                 if q == view["seat"]:
                     sample.append([])

@@ -9,7 +9,7 @@ A game is ``(setup, seed, moves)``. Families supply the rules (``legal_actions(s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from tracklayer.core.action import Action
 from tracklayer.core.errors import GameDataError, IllegalAction, TracklayerError
@@ -19,10 +19,33 @@ FORMAT_VERSION = 1
 OVER = "over"
 
 
-class BaseGame:
+class GameState(Protocol):
+    """What this base reads of a family's state."""
+
+    phase: str
+    current: int
+
+    def clone(self) -> Self: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+_S = TypeVar("_S", bound=GameState)
+_S_contra = TypeVar("_S_contra", bound=GameState, contravariant=True)
+
+
+class GameRules(Protocol[_S_contra]):
+    """What this base asks of a family's rules, on that family's state."""
+
+    def legal_actions(self, s: _S_contra) -> Sequence[Action]: ...
+
+    def apply(self, s: _S_contra, action: Action) -> Action: ...
+
+
+class BaseGame(Generic[_S]):
     family = ""
-    rules: Any
-    state: Any
+    rules: GameRules[_S]
+    state: _S
     players: list[str]
     seed: int | str
     options: dict[str, Any]
@@ -80,7 +103,7 @@ class BaseGame:
         """What everybody saw happen besides the move itself (e.g. cards revealed); families override."""
         return ""
 
-    def clone(self) -> Any:
+    def clone(self) -> Self:
         """An independent copy (shares the immutable board and rules) for search and what-ifs."""
         new = type(self).__new__(type(self))
         new.__dict__.update(self.__dict__)
@@ -99,7 +122,10 @@ class BaseGame:
                 "moves": [str(a) for a in self.moves], "state": self.state.to_dict()}
 
 
-def replay_saved(data: dict[str, Any], start: Callable[[dict[str, Any]], BaseGame]) -> BaseGame:
+_G = TypeVar("_G", bound="BaseGame[Any]")  # a game of any family
+
+
+def replay_saved(data: dict[str, Any], start: Callable[[dict[str, Any]], _G]) -> _G:
     """Rebuild a saved game: set it up, replay every move, and check the stored state snapshot."""
     if data.get("format", FORMAT) != FORMAT:
         raise GameDataError(f"not a saved tracklayer game (format {data.get('format')!r})")

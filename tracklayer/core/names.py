@@ -13,13 +13,16 @@ from collections.abc import Iterable
 
 from tracklayer.core.errors import UnknownName
 
+# letters with no decomposition that people still type without their mark
+_UNMARKED_LETTERS: dict[str, str | int | None] = {"ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "ß": "ss", "æ": "ae"}
+_UNMARKED = str.maketrans(_UNMARKED_LETTERS)
+
 
 def fold(text: str) -> str:
     """Case-, accent- and spacing-insensitive key (``"  São  Paulo"`` -> ``"sao paulo"``)."""
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    # letters with no decomposition that people still type without their mark
-    stripped = stripped.translate(str.maketrans({"ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "ß": "ss", "æ": "ae"}))
+    stripped = stripped.translate(_UNMARKED)
     return " ".join(stripped.casefold().split())
 
 

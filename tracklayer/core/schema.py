@@ -123,7 +123,7 @@ def _float(text: str) -> float | HugeNumber:
     return HugeNumber(text) if len(text) > MAX_NUMBER_CHARS else float(text)
 
 
-def decode_json(data: bytes | str) -> Any:
+def decode_json(data: bytes | bytearray | memoryview | str) -> Any:
     """Parse one JSON document safely (check it with :func:`check` before use)."""
     text = decode_text(data) if isinstance(data, (bytes, bytearray, memoryview)) else data
     if isinstance(data, str) and len(text) > MAX_BYTES:

@@ -39,7 +39,7 @@ def simulate(game: str, players: Sequence[str], n_games: int, *, seed: int | str
     rating = ratings(records) if len(set(players)) > 1 else None
     meta = {"kind": "simulate", "game": game, "variant": variant, "players": players, "games": n_games,
             "seed": seed, "budget": budget, "backend": backend, "jobs": jobs, "players_per_game": len(players)}
-    result = {"meta": meta, "summary": summary, "ratings": rating, "games": records}
+    result: dict[str, Any] = {"meta": meta, "summary": summary, "ratings": rating, "games": records}
     if out is not None:
         result["files"] = [str(p) for p in write_outputs(out, "simulate", meta, records, summary, rating, plots)]
     return result
@@ -105,8 +105,8 @@ def tournament(game: str, bots: Sequence[str], games_per_match: int, *, players_
     meta = {"kind": "tournament", "game": game, "variant": variant, "bots": bots, "format": fmt,
             "games_per_match": games_per_match, "players_per_game": players_per_game, "seed": seed,
             "budget": budget, "backend": backend, "jobs": jobs}
-    result = {"meta": meta, "summary": summary, "ratings": rating, "matches": matches, "ladder": standing,
-              "games": records}
+    result: dict[str, Any] = {"meta": meta, "summary": summary, "ratings": rating, "matches": matches,
+                              "ladder": standing, "games": records}
     if out is not None:
         files = write_outputs(out, "tournament", meta, records, summary, rating, plots)
         result["files"] = [str(p) for p in files]

@@ -24,7 +24,7 @@ episode after that many moves in all (stand-in moves included).
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -48,9 +48,10 @@ def observation_space(episode: Episode) -> spaces.Dict:
 class TracklayerAECEnv(AECEnv):
     """A tracklayer game as a PettingZoo AEC environment (use :func:`make_aec` or a ``*_v1`` module)."""
 
-    # is_parallelizable: PettingZoo's turn-based conversion (turn_based_aec_to_parallel) applies
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human", "rgb_array"], "name": "tracklayer",
-                                          "is_parallelizable": True, "render_fps": 4}
+    # is_parallelizable: PettingZoo's turn-based conversion (turn_based_aec_to_parallel) applies. An
+    # instance attribute with a class default, as PettingZoo's AECEnv has it: each environment names its game.
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "name": "tracklayer",  # noqa: RUF012
+                                "is_parallelizable": True, "render_fps": 4}
 
     def __init__(self, spec: EnvSpec, *, render_mode: str | None = None, illegal_action: str = "terminate",
                  illegal_reward: float = -1.0, max_cycles: int | None = None, observation: str = "dict",
@@ -115,7 +116,9 @@ class TracklayerAECEnv(AECEnv):
         self._skip_agent_selection = None
         self._asked = {a: 0 for a in self.agents}
         self._stand_in = np.random.default_rng([self.episode.game_seed, 1])  # its own stream: seeds stay as without
-        self.agent_selection = self.possible_agents[self.episode.current]
+        current = self.episode.current
+        assert current is not None, "a new episode's game is not over"
+        self.agent_selection = self.possible_agents[current]
         self._masks_to_infos()
 
     def observe(self, agent: str) -> Any:
@@ -153,7 +156,7 @@ class TracklayerAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         if self.max_cycles is not None:
             self._asked[agent] += 1
-            self._play_spent_seats()
+            self._play_spent_seats(self.max_cycles)
         if not ep.done:  # rewards come only at the end: they are all zero here, nothing to clear or add up
             self.agent_selection = self.possible_agents[ep.game.state.current]
         else:
@@ -173,11 +176,10 @@ class TracklayerAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _play_spent_seats(self) -> None:
+    def _play_spent_seats(self, budget: int) -> None:
         """The ``max_cycles`` budget: while the agent to move has spent its budget and another has not,
         the stand-in plays; once every agent has spent it, the episode is cut."""
         ep = self.episode
-        budget = self.max_cycles
         asked = self._asked
         if all(n >= budget for n in asked.values()):
             if not ep.done:
@@ -264,11 +266,11 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
         raw.step(action)
 
     @property
-    def agents(self) -> list[str]:  # type: ignore[override]
+    def agents(self) -> list[str]:
         return self._raw.agents
 
     @property
-    def agent_selection(self) -> str:  # type: ignore[override]
+    def agent_selection(self) -> str:
         return self._raw.agent_selection
 
 
@@ -290,12 +292,12 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         return self._raw.last(observe)
 
     @property
-    def agents(self) -> list[str]:  # type: ignore[override]
+    def agents(self) -> list[str]:
         self._check_reset("agents")
         return self._raw.agents
 
     @property
-    def agent_selection(self) -> str:  # type: ignore[override]
+    def agent_selection(self) -> str:
         self._check_reset("agent_selection")
         return self._raw.agent_selection
 

@@ -91,7 +91,7 @@ class _Rows:
         self.a = arrays
         self.n_actions = self.envs[0].episode.n_actions
         # the masks as bytes: the episode keeps its mask as bytes, copied in without a numpy array per row
-        self._mask_bytes = memoryview(arrays["masks"].view(np.uint8).reshape(-1))
+        self._mask_bytes = arrays["masks"].view(np.uint8).reshape(-1).data
         self._obs_rows = list(arrays["obs"])  # a view per row, written in place by the codec
         self._mask_rows = list(arrays["masks"].view(np.uint8))
 
@@ -179,8 +179,8 @@ class _Segment(SharedMemory):
     drops this object's references and its file descriptor; the mapping goes with its last array."""
 
     def close(self) -> None:
-        self._buf = None  # type: ignore[assignment]
-        self._mmap = None  # type: ignore[assignment]
+        self._buf = None
+        self._mmap = None
         fd = getattr(self, "_fd", -1)
         if fd >= 0:
             os.close(fd)

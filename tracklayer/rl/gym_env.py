@@ -50,10 +50,12 @@ class TracklayerGymEnv(gymnasium.Env):
     ``reward``, ``max_steps``, ``truncation_reward``, ``history``, ``first_player``, game options).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
+    # an instance attribute with a class default, as gymnasium's Env declares it
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     # play `random` opponents in the compiled loop (`rl.fastpath.random_moves`); tests turn it off to compare
     compiled_opponents: ClassVar[bool] = True
+    action_space: LegalDiscrete  # sample() draws a legal move (``_bind_action_space``)
 
     def __init__(self, spec: EnvSpec, *, seat: int | str = 0, opponents: Any = "random",
                  illegal_action: str = "terminate", illegal_reward: float = -1.0, bot_log_tail: int | None = None,
@@ -119,8 +121,9 @@ class TracklayerGymEnv(gymnasium.Env):
             self.seats[q].reset(int(rng.integers(2**63)))
         # opponents that are all `random` bots: their moves are played by the compiled loop (same draws)
         bots = {q: getattr(o, "bot", None) for q, o in self.seats.items()}
-        self._random_rngs = ({q: bot.rng for q, bot in bots.items()} if self.compiled_opponents
-                             and all(type(bot) is RandomBot for bot in bots.values()) else None)
+        randoms = {q: bot for q, bot in bots.items() if type(bot) is RandomBot}
+        self._random_rngs = ({q: bot.rng for q, bot in randoms.items()}
+                             if self.compiled_opponents and len(randoms) == len(bots) else None)
         self._abandoned = False
         self._play_opponents()
         return self._obs(), self._info()
@@ -148,7 +151,7 @@ class TracklayerGymEnv(gymnasium.Env):
         if self._shown is None or self._random_rngs is None or self._abandoned or ep.done \
                 or not 0 <= index < ep.n_actions:
             return None
-        return advance_random(self, index, self.codec.arrays(ep.game), obs, mask, self._shown)  # type: ignore[no-any-return]
+        return advance_random(self, index, self.codec.arrays(ep.game), obs, mask, self._shown)
 
     def _finish_step(self, reward: float, terminated: bool, truncated: bool,
                      info: dict[str, Any]) -> tuple[Any, float, bool, bool, dict[str, Any]]:

@@ -167,7 +167,7 @@ class SelfPlayPool(Opponent):
         elif hasattr(policy, "predict") and hasattr(policy, "save"):
             buffer = io.BytesIO()
             policy.save(buffer)
-            frozen = PolicyOpponent(None, algo=type(policy))  # type: ignore[arg-type]
+            frozen = PolicyOpponent(None, algo=type(policy))
             frozen._bytes = buffer.getvalue()
         elif isinstance(policy, str) or hasattr(policy, "predict"):
             frozen = opponent(policy)

@@ -42,7 +42,7 @@ class BoardRenderer:
             xy = np.array([(x, -y * 1.732) for x, y in self.board.xy], dtype=float)
             a, b = np.asarray(self.board.edge_a), np.asarray(self.board.edge_b)
             self.segments = np.stack([xy[a], xy[b]], axis=1)
-            ax.add_collection(LineCollection(self.segments, colors="#cccccc", linewidths=0.6))
+            ax.add_collection(LineCollection(list(self.segments), colors="#cccccc", linewidths=0.6))
             cities = np.array([xy[c.point] for c in self.board.cities])
             ax.scatter(cities[:, 0], cities[:, 1], s=18, c="#444444", zorder=3)
             self.points = xy
@@ -52,7 +52,7 @@ class BoardRenderer:
             colors = self.board.colors
             base = [_CARD_COLORS.get(colors[r.color], "#aaaaaa") if 0 <= r.color < len(colors) else "#aaaaaa"
                     for r in self.board.routes]
-            ax.add_collection(LineCollection(self.segments, colors=base, linewidths=1.2, alpha=0.35))
+            ax.add_collection(LineCollection(list(self.segments), colors=base, linewidths=1.2, alpha=0.35))
             ax.scatter(xy[:, 0], xy[:, 1], s=10, c="#444444", zorder=3)
             self.points = xy
         pad = 0.04 * (self.points.max(axis=0) - self.points.min(axis=0))
@@ -75,7 +75,7 @@ class BoardRenderer:
             owners = np.asarray(state.route_owner)
             pieces = [(self.points[c], seat) for c, seat in enumerate(state.station_owner) if seat >= 0]
         built = np.flatnonzero(owners >= 0)
-        self.owned.set_segments(self.segments[built])
+        self.owned.set_segments(list(self.segments[built]))  # the stubs take a sequence of lines
         self.owned.set_color([SEAT_COLORS[int(owners[i]) % len(SEAT_COLORS)] for i in built])
         if pieces:
             self.pieces.set_offsets(np.array([p for p, _ in pieces]))

@@ -366,8 +366,8 @@ class TransCodec:
             w = self._hist_width
             base = self._o_history + (self.history - len(log)) * w
             kind_ix = self._kind_ix
-            for mover, kind in log:
-                ones += (base + rel[mover], base + n + kind_ix[kind])
+            for mover, move_kind in log:
+                ones += (base + rel[mover], base + n + kind_ix[move_kind])
                 base += w
         obs.put(ones, 1.0)  # put: the same float32 values as obs[ones] = ..., a little cheaper than indexing
         obs.put(at, vals)

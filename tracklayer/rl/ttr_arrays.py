@@ -23,6 +23,7 @@ import cython
 
 from tracklayer.ttr import actions as _actions
 from tracklayer.ttr import state as _state
+from tracklayer.ttr.actions import DrawCard
 from tracklayer.ttr.rules import TUNNEL_REVEAL
 from tracklayer.ttr.state import INITIAL, KEEP, MAIN, OVER, SECOND_DRAW
 
@@ -50,9 +51,9 @@ REVEAL = cython.declare(cython.double, TUNNEL_REVEAL)
 class TTRArrays:
     """One codec's layout as C numbers, and the loops that fill a row with it."""
 
-    codec = cython.declare(object)
-    moves = cython.declare(MoveGenerator)
-    phases = cython.declare(tuple)
+    codec: TTRCodec = cython.declare(object)
+    moves: MoveGenerator = cython.declare(MoveGenerator)
+    phases: tuple[str, ...] = cython.declare(tuple)
     n = cython.declare(cython.int)
     nk = cython.declare(cython.int)
     nc = cython.declare(cython.int)
@@ -83,17 +84,18 @@ class TTRArrays:
     all_stations = cython.declare(cython.double)
     max_points = cython.declare(cython.double)
     max_length = cython.declare(cython.double)
-    card_scale = cython.declare(list)  # per card kind: its count in the whole deck
-    lanes = cython.declare(list)  # per route: the lanes of its label (a tunnel is shown on the first free one)
+    card_scale: list[float] = cython.declare(list)  # per card kind: its count in the whole deck
+    # per route: the lanes of its label (a tunnel is shown on the first free one)
+    lanes: list[tuple[int, ...]] = cython.declare(list)
     draw0 = cython.declare(cython.int)
     tickets_i = cython.declare(cython.int)
     pass_i = cython.declare(cython.int)
     station0 = cython.declare(cython.int)
     slots = cython.declare(cython.int)
     max_cost = cython.declare(cython.int)
-    claim_first = cython.declare(list)  # per route: the index of a coloured payment of 0 locomotives
+    claim_first: list[int] = cython.declare(list)  # per route: the index of a coloured payment of 0 locomotives
     keep_first = cython.declare(cython.int)  # the index of keeping the offer positions of bitmask b: keep_first + b
-    long_ticket = cython.declare(list)  # per ticket: whether it is a long one
+    long_ticket: list[bool] = cython.declare(list)  # per ticket: whether it is a long one
     route_a = cython.declare(cython.int[::1])  # per route: its cities
     route_b = cython.declare(cython.int[::1])
     ticket_a = cython.declare(cython.int[::1])  # per ticket: its cities
@@ -102,8 +104,9 @@ class TTRArrays:
     history = cython.declare(cython.int)
     o_history = cython.declare(cython.int)
     hist_width = cython.declare(cython.int)
-    kind_ix = cython.declare(dict)  # move kind -> its place in the history row
-    gray_span = cython.declare(list)  # per route: (payments per colour, offset of the all-wild payment)
+    kind_ix: dict[str, int] = cython.declare(dict)  # move kind -> its place in the history row
+    # per route: (payments per colour, offset of the all-wild payment)
+    gray_span: list[tuple[int, int]] = cython.declare(list)
 
     def __init__(self, codec: TTRCodec, moves: MoveGenerator) -> None:
         c = codec
@@ -281,7 +284,7 @@ class TTRArrays:
             mover, action, _note = log[k]
             out[at + (mover - seat) % n] = 1.0
             kind = action.kind
-            if kind == "draw":
+            if isinstance(action, DrawCard):  # kind "draw"
                 card = action.key[1]
                 if card is None:
                     out[at + n + 1] = 1.0
@@ -300,6 +303,7 @@ class TTRArrays:
         """The pending tunnel: its route (the first free lane of its label), the cards laid down, the
         revealed cards and what is still to pay."""
         t = s.tunnel
+        assert t is not None, "a tunnel's fields outside the tunnel phase"
         lanes = self.lanes[t.route]
         r = lanes[0]
         for lane in lanes:

@@ -18,13 +18,13 @@ keeping none where a starting offer allows it: Mega's long tickets).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from tracklayer.core.action import Action
 from tracklayer.rl.ttr_arrays import TTRArrays
-from tracklayer.ttr.actions import NONE
+from tracklayer.ttr.actions import NONE, KeepTickets
 from tracklayer.ttr.board import GRAY, Board, Variant
 from tracklayer.ttr.rules import TUNNEL_REVEAL
 
@@ -86,12 +86,12 @@ class TTRCodec:
         self._draw0 = block("draw", nk + 1)
         self._tickets_i = block("tickets", 1)
         claim_opts: list[list[tuple[int, int]]] = []
-        for r in b.routes:
-            if r.color == GRAY:
-                opts = [(c, nl) for c in range(nc) for nl in range(r.locomotives, r.length)]
+        for route in b.routes:
+            if route.color == GRAY:
+                opts = [(c, nl) for c in range(nc) for nl in range(route.locomotives, route.length)]
             else:
-                opts = [(r.color, nl) for nl in range(r.locomotives, r.length)]
-            opts.append((NONE, r.length))
+                opts = [(route.color, nl) for nl in range(route.locomotives, route.length)]
+            opts.append((NONE, route.length))
             claim_opts.append(opts)
         self._claim0 = block("claim", sum(len(o) for o in claim_opts))
         self._station0 = block("station", ncity * self.station_slots) if self.has_stations else pos
@@ -118,8 +118,7 @@ class TTRCodec:
         for r, opts in enumerate(claim_opts):
             self._claim_base.append(i)
             for color, nl in opts:
-                a = table.claim(r, color, nl)
-                self._fixed[i] = a
+                self._fixed[i] = table.claim(r, color, nl)
                 i += 1
         # a coloured claim paying nl wilds is index _claim_first[route] + nl
         self._claim_first = [i - r.locomotives for i, r in zip(self._claim_base, b.routes, strict=True)]
@@ -201,13 +200,13 @@ class TTRCodec:
         i = self._index.get(action.key)
         if i is not None:
             return i
-        if action.kind == "keep":
+        if isinstance(action, KeepTickets):
             offer = game.state.offers[game.state.current]
             try:
-                bits = sum(1 << offer.index(t) for t in action.tickets)  # type: ignore[attr-defined]
+                bits = sum(1 << offer.index(t) for t in action.tickets)
             except ValueError:
                 raise ValueError(f"{action}: the tickets are not all on offer") from None
-            if (not bits and not self.keep_none) or len(set(action.tickets)) != len(action.tickets):  # type: ignore[attr-defined]
+            if (not bits and not self.keep_none) or len(set(action.tickets)) != len(action.tickets):
                 raise ValueError(f"{action}: not a ticket choice")
             return self._keep_first + bits
         raise ValueError(f"{action!s} has no index in this encoding")
@@ -263,7 +262,8 @@ class TTRCodec:
         if acts and acts[0].kind == "keep":  # keeps are encoded by offer position: state-dependent
             bit = {t: 1 << k for k, t in enumerate(game.state.offers[game.state.current])}.__getitem__
             first = self._keep_first
-            return [first + sum(map(bit, a.tickets)) for a in acts], acts  # type: ignore[attr-defined]
+            keeps = cast("list[KeepTickets]", acts)  # a ticket choice's legal actions are all keeps
+            return [first + sum(map(bit, a.tickets)) for a in keeps], acts
         get = self._index.get
         idx = [get(a.key, -1) for a in acts]
         if -1 in idx:

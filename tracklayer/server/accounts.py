@@ -54,6 +54,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Index,
+    Insert,
     Integer,
     MetaData,
     String,
@@ -252,20 +253,26 @@ class LoginLimiter:
     def _bump(self, key: str, now: float) -> tuple[int, float]:
         """Count one attempt on ``key``: ``(count in the window, start of the window)``."""
         engine = self._engine_of()
-        if engine.dialect.name == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as upsert
-        else:
-            from sqlalchemy.dialects.sqlite import insert as upsert
         expired = login_limits.c.started <= now - self.window
-        stmt = upsert(login_limits).values(key=key, started=now, count=1)
-        stmt = stmt.on_conflict_do_update(index_elements=[login_limits.c.key], set_={
-            "count": case((expired, 1), else_=login_limits.c.count + 1),
-            "started": case((expired, now), else_=login_limits.c.started)})
+        index = [login_limits.c.key]
+        bumped = {"count": case((expired, 1), else_=login_limits.c.count + 1),
+                  "started": case((expired, now), else_=login_limits.c.started)}
+        stmt: Insert  # each dialect's upsert (the same statement, in its own SQL)
+        if engine.dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            stmt = pg_insert(login_limits).values(key=key, started=now, count=1).on_conflict_do_update(
+                index_elements=index, set_=bumped)
+        else:
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+            stmt = sqlite_insert(login_limits).values(key=key, started=now, count=1).on_conflict_do_update(
+                index_elements=index, set_=bumped)
         with engine.begin() as conn:  # the upsert locks the row until the read below has seen its count
             conn.execute(stmt)
-            row = conn.execute(select(login_limits.c.count, login_limits.c.started)
-                               .where(login_limits.c.key == key)).one()
-        return int(row.count), float(row.started)
+            count, started = conn.execute(select(login_limits.c.count, login_limits.c.started)
+                                          .where(login_limits.c.key == key)).one()
+        return int(count), float(started)
 
     def _refuse(self, started: float, now: float) -> HTTPException:
         retry = max(1, math.ceil(started + self.window - now))
@@ -330,7 +337,9 @@ class AccountStore:
                     username=username, username_key=username_key(username),
                     username_skeleton=username_skeleton(username), password_hash=password_hash,
                     created_at=time.time()))
-                return int(res.inserted_primary_key[0])
+                key = res.inserted_primary_key
+                assert key is not None, "an insert of one row has its key"
+                return int(key[0])
         except IntegrityError:
             return None
 

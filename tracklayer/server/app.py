@@ -385,7 +385,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def _new_record(body: dict[str, Any]) -> tuple[GameRecord, Any]:
         name = body.get("game")
         entry = game_entry(name) if isinstance(name, str) and name in tracklayer.games() else None
-        if entry is None:
+        if not isinstance(name, str) or entry is None:
             offered = ", ".join(g["name"] for g in catalog()["games"])
             raise _bad(f"unknown game {shown(name)}; games: {offered}")
         seats_in = body.get("seats")
@@ -453,7 +453,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(lobby_router(store, rooms, lambda body: _new_record(body), limits))
 
     # ------------------------------------------------------------------ websocket
-    def decode(message: dict[str, Any]) -> dict[str, Any]:
+    def decode(message: Mapping[str, Any]) -> dict[str, Any]:
         """One client websocket message as a JSON object, or the ProtocolError to answer it with. Text
         and binary frames alike (a binary one must hold UTF-8 JSON); the size is checked before any
         decoding, the JSON by the same safe decoder as HTTP bodies."""

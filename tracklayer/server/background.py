@@ -27,7 +27,7 @@ class Background:
         self.task: asyncio.Task[None] | None = None
 
     @classmethod
-    def every(cls, name: str, seconds: float, step: Callable[[], Awaitable[None]], failed: str) -> Background:
+    def every(cls, name: str, seconds: float, step: Callable[[], Awaitable[object]], failed: str) -> Background:
         """A task that awaits ``step()``, then sleeps ``seconds``, for ever. A pass that fails is logged
         (``failed``, with its traceback) and the next one tried: a database that is down for a while
         must not end the task for good."""
@@ -44,7 +44,7 @@ class Background:
                 await self.task
 
 
-async def _every(seconds: float, step: Callable[[], Awaitable[None]], failed: str) -> None:
+async def _every(seconds: float, step: Callable[[], Awaitable[object]], failed: str) -> None:
     while True:
         try:
             await step()

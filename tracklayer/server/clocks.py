@@ -116,6 +116,8 @@ def parse_clock(body: dict[str, Any], game: str) -> tuple[dict[str, Any] | None,
     if unknown:
         raise ValueError(f"'clock' has unknown keys: {', '.join(sorted(map(str, unknown)))[:200]}")
     preset = raw.get("preset")
+    turn: object  # the request's values (JSON), checked below
+    bank: object
     if preset is not None:
         if not isinstance(preset, str) or preset not in PRESETS:
             raise ValueError(f"unknown clock preset; presets: {', '.join(PRESETS)}")

@@ -55,6 +55,8 @@ class RequestDeadlines(H11Protocol):
         self.kept_alive = False  # a response was sent: an idle connection is the keep-alive timer's
         self.upgraded = False  # handed to the websocket protocol: nothing more to time here
 
+    # uvicorn's H11Protocol narrows asyncio's BaseTransport to the Transport the loop passes (and says so the
+    # same way): this keeps its signature
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._follow()

@@ -185,13 +185,13 @@ class Lease:
             for g in release:
                 log.info("game %s: lease released", g)
         if acquire:
-            keys = {lock_key(g): g for g in acquire}
+            games = {lock_key(g): g for g in acquire}
             rows = await self._query(conn, "SELECT k, pg_try_advisory_lock(k) FROM unnest(%s::bigint[]) AS k",
-                                     [list(keys)])
+                                     [list(games)])
             for key, got in rows:
                 if not got:
                     continue
-                game_id = keys[key]
+                game_id = games[key]
                 if game_id in self._wanted:
                     self._owned[game_id] = key
                     log.info("game %s: lease taken: this process runs its bots", game_id)

@@ -393,7 +393,7 @@ class Rooms:
         now = time.monotonic() if now is None else now
         idle = sorted((r for r in self.rooms.values() if not self._busy(r)), key=lambda r: r.last_used)
         over = len(self.rooms) - self.max_rooms
-        gone = []
+        gone: list[str] = []
         for room in idle:
             if now - room.last_used < self.idle_seconds and len(gone) >= over:
                 break  # the rest were used more recently still

@@ -23,7 +23,7 @@ import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from tracklayer.core.action import Action
+from tracklayer.core.action import Action as Action  # re-exported: the family's action base
 from tracklayer.core.errors import NotationError, TracklayerError, UnknownName
 
 if TYPE_CHECKING:
@@ -32,31 +32,34 @@ if TYPE_CHECKING:
 
 class PlaceStart(Action):
     __slots__ = ()
+    key: tuple[str, int]
     kind = "start"
 
     @property
     def point(self) -> int:
-        return self.key[1]  # type: ignore[return-value]
+        return self.key[1]
 
 
 class PlaceRail(Action):
     __slots__ = ()
+    key: tuple[str, int]
     kind = "rail"
 
     @property
     def line(self) -> int:
-        return self.key[1]  # type: ignore[return-value]
+        return self.key[1]
 
 
 class PlaceRails(Action):
     """Several rails of one turn, placed in order; applied all or nothing."""
 
     __slots__ = ()
+    key: tuple[str, tuple[int, ...]]
     kind = "rails"
 
     @property
     def lines(self) -> tuple[int, ...]:
-        return self.key[1]  # type: ignore[return-value]
+        return self.key[1]
 
 
 class EndTurn(Action):
@@ -75,22 +78,24 @@ class ReturnCity(Action):
     """Return a city card to the rest pile (special card 8; the last player of a draft, 13-15)."""
 
     __slots__ = ()
+    key: tuple[str, int]
     kind = "return"
 
     @property
     def city(self) -> int:
-        return self.key[1]  # type: ignore[return-value]
+        return self.key[1]
 
 
 class PassCity(Action):
     """Pass a city card face down to the left neighbour (drafts 13-15, card 16)."""
 
     __slots__ = ()
+    key: tuple[str, int]
     kind = "give"
 
     @property
     def city(self) -> int:
-        return self.key[1]  # type: ignore[return-value]
+        return self.key[1]
 
 
 # Multi-rail moves (a turn's rails as one action), interned per board for the life of the process

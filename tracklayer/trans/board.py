@@ -17,12 +17,15 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracklayer.core.errors import MapError, NotationError
 from tracklayer.core.names import NameIndex
 from tracklayer.maps.loader import get_field, load_cached, need, read_header
 from tracklayer.trans.scoring import PrestigeTable, parse_prestige_table
+
+if TYPE_CHECKING:
+    from tracklayer.trans.actions import ActionTable
 
 TERRAINS = ("water", "mountain", "ferry", "tunnel")
 _POINT = re.compile(r"^\s*[(\[]?\s*(-?\d+)\s*,\s*(-?\d+)\s*[)\]]?\s*$")
@@ -64,8 +67,8 @@ class Board:
     city_by_name: Mapping[str, int] = field(init=False)
     city_color: tuple[int, ...] = field(init=False)  # city index -> colour index
     terrains: frozenset[str] = field(init=False)  # terrains of the double lines
-    _actions: Any = field(default=None, init=False, repr=False)
-    _city_dist: Any = field(default=None, init=False, repr=False)
+    _actions: ActionTable | None = field(default=None, init=False, repr=False)
+    _city_dist: list[list[int]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.point_of = {xy: i for i, xy in enumerate(self.xy)}
@@ -96,7 +99,7 @@ class Board:
         return len(self.edge_a)
 
     @property
-    def actions(self) -> Any:
+    def actions(self) -> ActionTable:
         """The board's interned action table (see ``trans.actions``), built on first use."""
         if self._actions is None:
             from tracklayer.trans.actions import ActionTable
@@ -237,8 +240,8 @@ def board_from_data(data: Mapping[str, Any], source: str, key: str) -> Board:
             x = parent[x]
         return x
 
-    for a, b in zip(ea, eb, strict=True):
-        parent[find(a)] = find(b)
+    for pa, pb in zip(ea, eb, strict=True):
+        parent[find(pa)] = find(pb)
     loose = [i for i in range(len(xy)) if find(i) != find(0)]
     need(not loose, f"{top}: edges", f"the grid is not connected: point {xy[loose[0]][0]},{xy[loose[0]][1]} "
          "cannot be reached from the others" if loose else "")

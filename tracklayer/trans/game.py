@@ -18,13 +18,16 @@ from tracklayer.trans.actions import ActionTable
 from tracklayer.trans.board import Board, load_board
 from tracklayer.trans.cards import CardPlan, card_plan
 from tracklayer.trans.rules import Rules
+from tracklayer.trans.state import State
 from tracklayer.trans.view import ObservationView, build_observation_view, build_view, round_summary
 
 GAMES = ("trans-europa", "trans-america")
 
 
 def _player_names(players: int | Sequence[str]) -> list[str]:
-    if isinstance(players, int) and not isinstance(players, bool):
+    if isinstance(players, bool):
+        raise IllegalAction(f"players must be a count or a list of names, not {players!r}")
+    if isinstance(players, int):
         return [f"Player {i + 1}" for i in range(players)]
     if isinstance(players, str):
         raise IllegalAction("players must be a count or a list of names, not one string")
@@ -34,7 +37,7 @@ def _player_names(players: int | Sequence[str]) -> list[str]:
     return names
 
 
-class TransGame(BaseGame):
+class TransGame(BaseGame[State]):
     """One game of Trans Europa or Trans America (several rounds, to 13 prestige points)."""
 
     family = "trans"
@@ -46,7 +49,7 @@ class TransGame(BaseGame):
         self.players = players
         self.seed = seed
         self.options = options
-        self.rules = rules
+        self.rules: Rules = rules
         self.table: ActionTable = board.actions
         self.state = rules.setup(len(players), Rng(seed_state(seed)), options.get("first_player", 0))
         self._init_log()
@@ -55,7 +58,8 @@ class TransGame(BaseGame):
 
     @property
     def game(self) -> str:
-        return self.options.get("game", self.board.key)
+        game: str = self.options.get("game", self.board.key)  # options: the JSON setup
+        return game
 
     # ------------------------------------------------------------------ queries
     def view(self, player: int | None, *, log_tail: int | None = None, hints: bool = True) -> dict[str, Any]:

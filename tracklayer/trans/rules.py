@@ -133,7 +133,7 @@ class Rules:
             for p in self._seats_from(s, start):
                 s.hands[p].append(pile.pop())
         s.decks = piles
-        revealed = []
+        revealed: list[int] = []
         for _ in range(self.plan.per_round):
             if not s.special_deck:  # rules decision: the cards revealed before this round are reshuffled
                 s.special_deck = [c for c in s.special_seen if c not in revealed]

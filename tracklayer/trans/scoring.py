@@ -53,10 +53,9 @@ def parse_prestige_table(raw: Any, where: str, error: type[Exception], connected
     if not isinstance(conn, int) or isinstance(conn, bool) or conn < 0:
         raise error(f"{where}: 'connected' must be a non-negative integer, got {conn!r}")
     steps = raw.get("missing")
-    ok = isinstance(steps, list) and bool(steps) and all(
-        isinstance(s, list) and len(s) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in s)
-        for s in steps)
-    if not ok:
+    if not (isinstance(steps, list) and steps and all(
+            isinstance(s, list) and len(s) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in s)
+            for s in steps)):
         raise error(f"{where}: 'missing' must be a non-empty list of [from missing rails, prestige] pairs")
     pairs = tuple((s[0], s[1]) for s in steps)
     if pairs[0][0] != 1 or any(b[0] <= a[0] for a, b in pairwise(pairs)):

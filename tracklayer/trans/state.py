@@ -150,4 +150,6 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_dict() == other.to_dict()
 
+    # mutable and compared by value: unhashable, as a list is (typeshed types object.__hash__ as a method,
+    # so mypy takes None for a wrong override; typeshed's own list says it the same way)
     __hash__ = None  # type: ignore[assignment]

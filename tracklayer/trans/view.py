@@ -99,7 +99,7 @@ def _missing_rails(game: TransGame, seat: int) -> tuple[int, list[int]]:
 
 def _card_moves(game: TransGame, seat: int) -> list[dict[str, Any]]:
     b = game.board
-    out = []
+    out: list[dict[str, Any]] = []
     for kind, src, dst, city, _task in game.state.moves:
         if seat not in (src, dst):
             continue
@@ -194,7 +194,7 @@ def build_observation_view(game: TransGame, seat: int, log_tail: int = 0) -> Obs
     if log_tail:
         log = tuple((m, "rail" if a.kind == "rails" else a.kind) for m, a, _note in game.move_log[-log_tail:])
     built = tuple(s.built)
-    return _new_view(ObservationView, (  # type: ignore[return-value]  # tuple.__new__: no Python-level frame
+    return _new_view(ObservationView, (  # tuple.__new__: no Python-level frame
         seat, s.phase, None if over else s.current, s.start_player, s.round, s.supply, tuple(s.cards),
         len(s.special_deck), turn, tuple(s.scores), tuple(map(len, s.hands)), tuple(colors), tuple(markers), shares,
         open_cities, built, tuple(map(s.owner.__getitem__, built)), tuple(s.hands[seat]), tuple(moves), choice, log))
@@ -267,10 +267,10 @@ def build_view(game: TransGame, seat: int | None, log_tail: int | None = None, h
     if log_tail is not None:
         moves = moves[-log_tail:] if log_tail else []
     log = []
-    for entry in moves:  # (mover, action[, public note])
-        item = {"player": entry[0], "move": public_move(game, seat, entry[0], entry[1])}
-        if len(entry) > 2 and entry[2]:
-            item["note"] = entry[2]
+    for logged in moves:  # (mover, action[, public note])
+        item = {"player": logged[0], "move": public_move(game, seat, logged[0], logged[1])}
+        if len(logged) > 2 and logged[2]:
+            item["note"] = logged[2]
         log.append(item)
     view["log"] = log
     if over:

@@ -12,7 +12,7 @@ import itertools
 import re
 from typing import TYPE_CHECKING
 
-from tracklayer.core.action import Action
+from tracklayer.core.action import Action as Action  # re-exported: the family's action base
 from tracklayer.core.errors import NotationError, UnknownName
 from tracklayer.core.names import fold
 
@@ -31,46 +31,50 @@ class DrawCard(Action):
     """Take a face-up card of a colour (``card`` = card index) or the top of the deck (``card`` None)."""
 
     __slots__ = ()
+    key: tuple[str, int | None]
     kind = "draw"
 
     @property
     def card(self) -> int | None:
-        return self.key[1]  # type: ignore[return-value]
+        return self.key[1]
 
 
 class _Payment(Action):
     __slots__ = ()
+    key: tuple[str, int | None, int, int, int]  # ("pay", None, ...) for a tunnel payment
 
     @property
     def color(self) -> int:
         """Colour of the non-locomotive cards, or ``NONE`` when only locomotives are played."""
-        return self.key[2]  # type: ignore[return-value]
+        return self.key[2]
 
     @property
     def n_color(self) -> int:
-        return self.key[3]  # type: ignore[return-value]
+        return self.key[3]
 
     @property
     def n_loco(self) -> int:
-        return self.key[4]  # type: ignore[return-value]
+        return self.key[4]
 
 
 class ClaimRoute(_Payment):
     __slots__ = ()
+    key: tuple[str, int, int, int, int]
     kind = "claim"
 
     @property
     def route(self) -> int:
-        return self.key[1]  # type: ignore[return-value]
+        return self.key[1]
 
 
 class BuildStation(_Payment):
     __slots__ = ()
+    key: tuple[str, int, int, int, int]
     kind = "station"
 
     @property
     def city(self) -> int:
-        return self.key[1]  # type: ignore[return-value]
+        return self.key[1]
 
 
 class PayTunnel(_Payment):
@@ -92,11 +96,12 @@ class KeepTickets(Action):
     """Keep these tickets (sorted ticket indices) of the ones offered; the others are returned."""
 
     __slots__ = ()
+    key: tuple[str, tuple[int, ...]]
     kind = "keep"
 
     @property
     def tickets(self) -> tuple[int, ...]:
-        return self.key[1]  # type: ignore[return-value]
+        return self.key[1]
 
 
 class Pass(Action):

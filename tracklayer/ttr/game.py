@@ -26,7 +26,9 @@ GAMES = ("ttr-europe", "ttr-new-york")
 
 
 def _player_names(players: int | Sequence[str]) -> list[str]:
-    if isinstance(players, int) and not isinstance(players, bool):
+    if isinstance(players, bool):
+        raise IllegalAction(f"players must be a count or a list of names, not {players!r}")
+    if isinstance(players, int):
         return [f"Player {i + 1}" for i in range(players)]
     names = [str(p) for p in players]
     if len(set(names)) != len(names):
@@ -65,7 +67,7 @@ def _extra_tickets(board: Board, extra: Iterable[Any]) -> tuple[Ticket, ...]:
     return tuple(out)
 
 
-class TTRGame(BaseGame):
+class TTRGame(BaseGame[State]):
     """One game of Ticket to Ride (Europe or New York) with its complete state."""
 
     family = "ttr"
@@ -88,7 +90,8 @@ class TTRGame(BaseGame):
     @property
     def game(self) -> str:
         """The registered game name (``ttr-europe``, ``ttr-new-york``), even on a custom map file."""
-        return self.options.get("game", self.board.key)
+        game: str = self.options.get("game", self.board.key)  # options: the JSON setup
+        return game
 
     def view(self, player: int | None, *, log_tail: int | None = None) -> dict[str, Any]:
         """What ``player`` may know (``None``: a spectator), JSON-ready."""

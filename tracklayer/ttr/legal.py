@@ -88,7 +88,9 @@ class MoveGenerator:
                 head.append(table.draw_tickets)
             if not head and not claims and stations is None:
                 return [table.pass_]  # nothing else is possible
-            return ActionList(table, head, claims, stations)
+            # ActionList is a Sequence by Sequence.register (an extension type cannot subclass the ABC),
+            # which mypy does not follow
+            return ActionList(table, head, claims, stations)  # type: ignore[return-value]
         if phase == SECOND_DRAW:
             return self.second_draws(s)
         if phase in (KEEP, INITIAL):
@@ -135,6 +137,7 @@ class MoveGenerator:
         """The extra cards a tunnel asks for: its colour or locomotives (only locomotives if only they were
         played)."""
         t = s.tunnel
+        assert t is not None, "tunnel payments outside the tunnel phase"
         hand = s.hands[s.current]
         n_loco = hand[self.loco]
         x = t.extra
@@ -293,9 +296,17 @@ class MoveGenerator:
 class ActionList:
     """The legal moves of a main-phase turn: the head (draws) as actions, claims and stations as blocks."""
 
+    # the C declarations are in legal.pxd; these name what the fields hold
+    _table: ActionTable
+    _items: list[Action] | None  # every action, once something asked for all of them
+    _head: list[Action]
+    _blocks: list[tuple[Any, ...]]  # the blocks of main_parts, then the stations block
+    _starts: list[int]  # per block: the index of its first action
+    _len: int
+    _n_claims: int
 
     @cython.locals(width=cython.Py_ssize_t)
-    def __init__(self, table: ActionTable, head: list[Action], claims: list[tuple[Any, ...]] = (),  # type: ignore[assignment]
+    def __init__(self, table: ActionTable, head: list[Action], claims: Sequence[tuple[Any, ...]] = (),
                  stations: Any = None) -> None:
         self._table = table
         self._head = head
@@ -359,13 +370,13 @@ class ActionList:
         if not 0 <= index < self._len:
             raise IndexError("legal action index out of range")
         if self._items is not None:
-            return self._items[index]  # type: ignore[no-any-return]
+            return self._items[index]
         return self._at(index)
 
     def materialize(self) -> list[Action]:
         """All actions, in order, walking the blocks once."""
         if self._items is not None:
-            return self._items  # type: ignore[no-any-return]
+            return self._items
         out = list(self._head)
         claim, station = self._table.claim, self._table.station
         for k, block in enumerate(self._blocks):
@@ -394,10 +405,12 @@ class ActionList:
         return reversed(self.materialize())
 
     def index(self, item: object, *args: int) -> int:
-        return self.materialize().index(item, *args)
+        items: Sequence[object] = self.materialize()  # any object may be looked for, as in a list
+        return items.index(item, *args)
 
     def count(self, item: object) -> int:
-        return self.materialize().count(item)
+        items: Sequence[object] = self.materialize()
+        return items.count(item)
 
     def __contains__(self, item: object) -> bool:
         return item in self.materialize()

@@ -20,6 +20,7 @@ from tracklayer.core.errors import IllegalAction
 from tracklayer.ttr.actions import (
     NONE,
     Action,
+    ActionTable,
     BuildStation,
     ClaimRoute,
     DeclineTunnel,
@@ -29,7 +30,7 @@ from tracklayer.ttr.actions import (
     Pass,
     PayTunnel,
 )
-from tracklayer.ttr.board import GRAY, Board, Variant
+from tracklayer.ttr.board import GRAY, Board, Route, Variant
 from tracklayer.ttr.cards import EMPTY
 from tracklayer.ttr.state import FREE, INITIAL, KEEP, MAIN, OVER, SECOND_DRAW, TUNNEL, Tunnel
 
@@ -57,14 +58,14 @@ TUNNEL_REVEAL = 3
 class Rules:
     """The rules of one board + variant; stateless apart from those (states are passed in)."""
 
-    board = cython.declare(object, visibility="public")
-    variant = cython.declare(object, visibility="public")
-    table = cython.declare(object, visibility="public")
-    moves = cython.declare(MoveGenerator, visibility="public")
+    board: Board = cython.declare(object, visibility="public")
+    variant: Variant = cython.declare(object, visibility="public")
+    table: ActionTable = cython.declare(object, visibility="public")
+    moves: MoveGenerator = cython.declare(MoveGenerator, visibility="public")
     loco = cython.declare(cython.int, visibility="public")
-    routes = cython.declare(tuple)
-    route_score = cython.declare(tuple)
-    closed_with = cython.declare(tuple)
+    routes: tuple[Route, ...] = cython.declare(tuple)
+    route_score: tuple[int, ...] = cython.declare(tuple)
+    closed_with: tuple[int, ...] = cython.declare(tuple)
     end_trigger = cython.declare(cython.int)
 
     def __init__(self, board: Board, variant: Variant) -> None:
@@ -185,7 +186,7 @@ class Rules:
     def _need_tunnel(self, s: State, doing: str) -> Tunnel:
         if s.phase != TUNNEL or s.tunnel is None:
             raise IllegalAction(f"cannot {doing}: no tunnel claim is waiting for payment")
-        return s.tunnel  # type: ignore[no-any-return]
+        return s.tunnel
 
     @cython.ccall
     @cython.locals(hand=list, color=cython.int, n_color=cython.int, n_loco=cython.int)
@@ -414,7 +415,7 @@ class Rules:
 
     def keep_rule(self, s: State) -> tuple[int, int]:
         """``(at least, at most long)`` of the ticket choice waiting (``MoveGenerator.keep_rule``)."""
-        return self.moves.keep_rule(s)  # type: ignore[no-any-return]
+        return self.moves.keep_rule(s)
 
     def _keep(self, s: State, kept: tuple[int, ...]) -> None:
         """Keep some of the offered tickets, the others go back under the ticket deck. At the start of the
@@ -462,10 +463,10 @@ class Rules:
         s.current = s.first
 
     def _ticket_id(self, t: int) -> str:
-        return self.board.tickets[t].id  # type: ignore[no-any-return]
+        return self.board.tickets[t].id
 
     def _is_long(self, t: int) -> bool:
-        return self.board.tickets[t].long  # type: ignore[no-any-return]
+        return self.board.tickets[t].long
 
     # --- passing, and the end of a turn
     def _pass(self, s: State) -> None:
@@ -509,4 +510,4 @@ def rules_for(board: Board, variant: Variant) -> Rules:
     found = board._rules.get(variant.name)
     if found is None:
         found = board._rules[variant.name] = Rules(board, variant)
-    return found  # type: ignore[no-any-return]
+    return found

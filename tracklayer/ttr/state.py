@@ -52,6 +52,33 @@ SAVED = ("current", "deal_step", "deck", "discard", "final_turns", "first", "han
 class State:
     """Compiled, the fields are typed (C ints, exact lists), so the rules read them without lookups."""
 
+    # the C declarations are in state.pxd; these name what the fields hold
+    n_players: int
+    current: int
+    first: int
+    turn: int
+    final_turns: int
+    passes: int
+    deal_step: int
+    phase: str
+    rng: Rng
+    deck: list[int]
+    discard: list[int]
+    market: list[int]
+    hands: list[list[int]]
+    wagons: list[int]
+    stations_left: list[int]
+    station_owner: list[int]
+    route_owner: list[int]
+    route_points: list[int]
+    owned: list[int]
+    tickets: list[list[int]]
+    ticket_deck: list[int]
+    offers: list[list[int]]
+    initial_pending: list[int]
+    set_aside: list[int]
+    last_reveal: list[int]
+    tunnel: Tunnel | None
 
     def __init__(self, n_players: int, n_routes: int, n_cities: int, n_cards: int, wagons: int,
                  stations: int, rng: Rng) -> None:

@@ -469,7 +469,7 @@ def _dp_plan(adj: _Adj, comp: int, verts: int, weight: int) -> list[_Step]:
         placed |= 1 << x
         px = len(frontier)
         frontier.append(x)
-        edges = []
+        edges: list[tuple[int, int, int, int, dict[tuple[int, ...], tuple[int, ...]]]] = []
         for y, bit, length, _ in adj[x]:
             if comp & bit and placed >> y & 1:
                 rem -= length
@@ -477,7 +477,7 @@ def _dp_plan(adj: _Adj, comp: int, verts: int, weight: int) -> list[_Step]:
                 deg_left[y] -= 1
                 if y != x:
                     deg_left[x] -= 1
-        forgets = []
+        forgets: list[tuple[int, dict[tuple[int, ...], tuple[int, ...]]]] = []
         for z in [z for z in frontier if not deg_left[z]]:
             p = frontier.index(z)
             frontier.pop(p)

@@ -124,7 +124,7 @@ def build_observation_view(game: TTRGame, seat: int, log_tail: int = 0) -> Obser
     if log_tail:
         log = tuple((m, a.kind, a.key[1] if isinstance(a, DrawCard) else None)
                     for m, a, _note in game.move_log[-log_tail:])
-    return _new_view(ObservationView, (  # type: ignore[return-value]  # tuple.__new__: no Python-level frame
+    return _new_view(ObservationView, (  # tuple.__new__: no Python-level frame
         seat,
         s.phase,
         None if s.phase == OVER else s.current,

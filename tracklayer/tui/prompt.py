@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from rich.console import Console
 
 from tracklayer.core.names import fold
+
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
 
 InputFn = Callable[[str], str]
 
@@ -41,7 +45,7 @@ class LineReader:
         self.console = console
         self.input_fn = input_fn
         self.completer = MoveCompleter()
-        self._session = None
+        self._session: PromptSession[str] | None = None
         if input_fn is None and sys.stdin.isatty() and sys.stdout.isatty():
             from prompt_toolkit import PromptSession
             from prompt_toolkit.history import InMemoryHistory

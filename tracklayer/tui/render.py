@@ -14,7 +14,7 @@ from typing import Any
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -89,9 +89,11 @@ def hand_line(view: dict[str, Any]) -> Text:
 def players_table(view: dict[str, Any], stations: bool) -> Table:
     """Everyone's public numbers; the viewer and the player to move are marked."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
-    for title, justify in [("", "left"), ("Player", "left"), ("Score", "right"), ("Wagons", "right"),
-                           ("Cards", "right"), ("Tickets", "right"), ("Routes", "right")]:
-        table.add_column(title, justify=justify)  # type: ignore[arg-type]
+    columns: list[tuple[str, JustifyMethod]] = [("", "left"), ("Player", "left"), ("Score", "right"),
+                                                ("Wagons", "right"), ("Cards", "right"), ("Tickets", "right"),
+                                                ("Routes", "right")]
+    for title, justify in columns:
+        table.add_column(title, justify=justify)
     if stations:
         table.add_column("Stations left", justify="right")
     for p in view["players"]:
@@ -128,8 +130,10 @@ def tickets_block(tickets: list[dict[str, Any]], title: str = "Your tickets") ->
 def offer_table(offer: list[dict[str, Any]]) -> Table:
     table = Table(title="Tickets offered", box=box.SIMPLE_HEAD, title_justify="left", title_style="bold",
                   show_edge=False)
-    for title, justify in [("Id", "left"), ("From", "left"), ("To", "left"), ("Points", "right"), ("", "left")]:
-        table.add_column(title, justify=justify)  # type: ignore[arg-type]
+    columns: list[tuple[str, JustifyMethod]] = [("Id", "left"), ("From", "left"), ("To", "left"), ("Points", "right"),
+                                                ("", "left")]
+    for title, justify in columns:
+        table.add_column(title, justify=justify)
     for t in offer:
         table.add_row(t["id"], t["from"], t["to"], str(t["points"]), "long" if t.get("long") else "")
     return table

@@ -45,7 +45,8 @@ class TerminalSession:
         self.seed = seed
         self.humans = [p for p in range(game.n_players) if p not in bots]
         # others' moves each human has not seen yet (None: the console when only bots play)
-        self.news: dict[int | None, list[NewsItem]] = {h: [] for h in self.humans or [None]}
+        readers: list[int | None] = [*self.humans] or [None]
+        self.news: dict[int | None, list[NewsItem]] = {h: [] for h in readers}
         self.listing: list[Any] = []
         self.last_mover: int | None = None
         self.last_human: int | None = None

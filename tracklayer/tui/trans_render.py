@@ -23,7 +23,7 @@ from typing import Any
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -337,9 +337,10 @@ def _prestige_now(board: Board, view: dict[str, Any], missing: int) -> int:
 def players_table(view: dict[str, Any]) -> RenderableType:
     """Everyone's public numbers: marker number, prestige, start point, city cards; who shares a network."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
-    for title, justify in [("", "left"), ("Player", "left"), ("Prestige", "right"), ("Start", "right"),
-                           ("Cards", "right")]:
-        table.add_column(title, justify=justify)  # type: ignore[arg-type]
+    columns: list[tuple[str, JustifyMethod]] = [("", "left"), ("Player", "left"), ("Prestige", "right"),
+                                                ("Start", "right"), ("Cards", "right")]
+    for title, justify in columns:
+        table.add_column(title, justify=justify)
     notes = []
     for p in view["players"]:
         seat = p["seat"]
@@ -601,9 +602,11 @@ def round_block(summary: dict[str, Any]) -> RenderableType:
         summary["ended_by"], summary["ended_by"])
     table = Table(title=f"Round {summary['round']} ends: {how}", title_justify="left", title_style="bold",
                   box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for title, justify in [("Player", "left"), ("Start", "right"), ("Cities", "left"), ("Joined", "left"),
-                           ("Missing", "right"), ("Prestige", "right"), ("Total", "right")]:
-        table.add_column(title, justify=justify)  # type: ignore[arg-type]
+    columns: list[tuple[str, JustifyMethod]] = [("Player", "left"), ("Start", "right"), ("Cities", "left"),
+                                                ("Joined", "left"), ("Missing", "right"), ("Prestige", "right"),
+                                                ("Total", "right")]
+    for title, justify in columns:
+        table.add_column(title, justify=justify)
     for q, p in enumerate(summary["players"]):
         name = Text(f"{q + 1} ", style=f"bold {player_style(q)}")
         name.append(p["name"])
