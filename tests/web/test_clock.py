@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests import waits
-from tests.server.helpers import Server
+from tests.server.helpers import Server, database_url, running
 from tests.web.test_browser import state
 
 NY = "ttr-new-york"
@@ -105,6 +106,51 @@ def test_player_leaves_the_standin_plays_and_she_takes_her_seat_back(web_server:
     finally:
         ann_ctx.close()
         bob_ctx.close()
+
+
+@pytest.fixture(scope="module")
+def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Bots that take a quarter of a second a move: the game goes on while a person clicks."""
+    tmp = tmp_path_factory.mktemp("paced")
+    with running(database_url(tmp), tmp / "server.log", bot_delay=0.25, rate=50) as srv:
+        yield srv
+
+
+def test_take_back_my_seat_works_on_the_first_real_click_while_the_standin_plays(paced_server: Server,
+                                                                                  browser: Any) -> None:
+    seats = [{"name": "Ann"}, {"kind": "bot", "name": "Robo"}, {"kind": "bot", "name": "Otto"}]
+    out = paced_server.create("ttr-europe", seats, first_player=1)
+    r = httpx.post(f"{paced_server.base}/api/games/{out['id']}/seats/0/handover", timeout=waits.scaled(10),
+                   headers={"Authorization": f"Bearer {out['creator']['token']}"})
+    assert r.status_code == 200, r.text
+    ctx = _context(browser)
+    try:
+        ann = _open(ctx, paced_server, out["seats"][0]["link"])
+        ann.wait_for_selector("#takeback")
+        # one real press and release, with moves (the stand-in's and the bots') redrawing the page in between
+        box = ann.locator("#takeback").bounding_box()
+        assert box
+        moves = state(ann)["moves"]
+        ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        ann.mouse.down()
+        ann.wait_for_function(f"() => window.__tracklayer.st.moves >= {moves + 2}", timeout=waits.ms(20))
+        ann.mouse.up()
+        ann.wait_for_function("() => !window.__tracklayer.st.seats[0].standin", timeout=waits.ms(20))
+        assert not state(ann)["over"]
+        assert not ann.errors, ann.errors
+        # and from the keyboard, once a stand-in plays again (the creator hands the seat over once more)
+        ann.close()
+        r = httpx.post(f"{paced_server.base}/api/games/{out['id']}/seats/0/handover", timeout=waits.scaled(10),
+                       headers={"Authorization": f"Bearer {out['creator']['token']}"})
+        assert r.status_code == 200, r.text
+        ann = _open(ctx, paced_server, out["seats"][0]["link"])
+        ann.wait_for_selector("#takeback")
+        ann.focus("#takeback")
+        ann.keyboard.press("Enter")
+        ann.wait_for_function("() => !window.__tracklayer.st.seats[0].standin", timeout=waits.ms(20))
+        assert not ann.errors, ann.errors
+    finally:
+        ctx.close()
 
 
 def test_lobby_offers_clock_presets(web_server: Server, browser: Any, shots: Path) -> None:

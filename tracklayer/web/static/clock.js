@@ -110,6 +110,48 @@ function yourTurnNotice(st) {
   }
 }
 
+// While a stand-in plays, every move redraws the panel several times a second, and a browser drops the
+// click of a press and a release that a redraw separated (or that a turn moved the button between). So
+// the page keeps one "take back my seat" button, moves it into each new panel, captures the pointer
+// that presses it and acts on that press's release; a click without a pointer (Enter or Space) acts too.
+/** @type {HTMLButtonElement | null} */
+let takeback = null;
+/** @type {(msg: object) => void} */
+let sendTakeback = () => {};
+let pressed = false;
+
+/** @param {(msg: object) => void} send */
+function takebackButton(send) {
+  sendTakeback = send;
+  if (!takeback) {
+    takeback = h("button", {
+      class: "btn primary",
+      id: "takeback",
+      type: "button",
+      onpointerdown: (/** @type {PointerEvent} */ e) => {
+        pressed = e.button === 0;
+        // the release comes here even when a redraw has moved the button from under the pointer
+        if (pressed) takeback?.setPointerCapture(e.pointerId);
+      },
+      onpointerup: () => {
+        if (pressed) sendTakeback({ type: "takeback" });
+        pressed = false;
+      },
+      onpointercancel: () => {
+        pressed = false;
+      },
+      onclick: (/** @type {MouseEvent} */ e) => {
+        if (e.detail === 0) sendTakeback({ type: "takeback" }); // the keyboard's click
+      },
+    });
+    document.addEventListener("pointerup", () => {
+      pressed = false; // released elsewhere: a later release on the button alone does nothing
+    });
+  }
+  takeback.textContent = t("clock.takeback");
+  return takeback;
+}
+
 /** The clock and seat panel for the game page's side bar, or null when it has nothing to show.
  *  `send(msg)` sends a websocket message; `names[seat]` are the players' names. */
 export function clockPanel(st, names, send) {
@@ -161,13 +203,7 @@ export function clockPanel(st, names, send) {
   if (mine && !st.over) {
     if (mine.standin && !mine.resigned) {
       buttons.push(h("p", { class: "clock-note" }, t("clock.standin_mine")));
-      buttons.push(
-        h(
-          "button",
-          { class: "btn primary", id: "takeback", type: "button", onclick: () => send({ type: "takeback" }) },
-          t("clock.takeback"),
-        ),
-      );
+      buttons.push(takebackButton(send));
     }
     if (!mine.resigned) {
       buttons.push(
