@@ -1,7 +1,7 @@
 // The clock's texts: remaining time and the lobby's label of a game's clock.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { duration, clockLabel, PRESETS } from "../../tracklayer/web/static/clock.js";
+import { duration, clockLabel, defaultPreset, PRESETS } from "../../tracklayer/web/static/clock.js";
 import { speak } from "./catalogs.js";
 
 test("time left is shown as m:ss, and as h:mm h from an hour on, rounded up", () => {
@@ -25,4 +25,13 @@ test("a game's clock label: its preset's name, a custom time, or nothing", () =>
     const label = clockLabel({ preset });
     assert.ok(label && !label.startsWith("clock."), `preset ${preset} has a German name`);
   }
+});
+
+test("a new game has a clock when two or more people play it on their own screens", () => {
+  const seats = (...kinds) => kinds.map((kind) => ({ kind }));
+  assert.equal(defaultPreset(seats("human", "bot", "bot"), false), "");
+  assert.equal(defaultPreset(seats("human", "human"), false), "standard");
+  assert.equal(defaultPreset(seats("human", "open", "bot"), false), "standard");
+  assert.equal(defaultPreset(seats("human", "human", "human"), true), "", "a hot-seat table shares one screen");
+  assert.equal(defaultPreset(seats("bot", "bot"), false), "");
 });

@@ -94,7 +94,7 @@ def test_player_leaves_the_standin_plays_and_she_takes_her_seat_back(web_server:
         # Ann comes back: her page says a bot plays for her and offers her seat back
         ann = _open(ann_ctx, web_server, out["seats"][0]["link"])
         ann.wait_for_selector("#takeback")
-        assert "A bot is playing for you" in ann.inner_text("#clockbox")
+        assert "A bot is playing for you" in ann.inner_text("#takeback-bar")
         ann.locator("#clockbox").scroll_into_view_if_needed()
         ann.screenshot(path=str(shots / "clock-takeback.png"))
         ann.click("#takeback")
@@ -136,12 +136,18 @@ def test_take_back_my_seat_works_on_the_first_real_click_while_the_standin_plays
         ann.wait_for_function(f"() => window.__tracklayer.st.moves >= {moves + 2}", timeout=waits.ms(20))
         ann.mouse.up()
         ann.wait_for_function("() => !window.__tracklayer.st.seats[0].standin", timeout=waits.ms(20))
+        ann.wait_for_selector("#takeback-bar", state="detached")
         assert not state(ann)["over"]
         assert not ann.errors, ann.errors
         # and from the keyboard, once a stand-in plays again (the creator hands the seat over once more)
         ann.close()
-        r = httpx.post(f"{paced_server.base}/api/games/{out['id']}/seats/0/handover", timeout=waits.scaled(10),
-                       headers={"Authorization": f"Bearer {out['creator']['token']}"})
+        deadline = waits.deadline(20)
+        while True:  # until the server has seen her leave
+            r = httpx.post(f"{paced_server.base}/api/games/{out['id']}/seats/0/handover", timeout=waits.scaled(10),
+                           headers={"Authorization": f"Bearer {out['creator']['token']}"})
+            if r.status_code != 409 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         assert r.status_code == 200, r.text
         ann = _open(ctx, paced_server, out["seats"][0]["link"])
         ann.wait_for_selector("#takeback")
@@ -180,6 +186,66 @@ def test_lobby_offers_clock_presets(web_server: Server, browser: Any, shots: Pat
                     assert game["clock"] == {"preset": "blitz", "turn_seconds": 60, "bank_seconds": 120}
                     page.wait_for_function("() => document.querySelector('#all').textContent.includes('Blitz')",
                                            timeout=waits.ms(20))
+            finally:
+                ctx.close()
+
+
+# whether a select's selected option's text fits in the select (a canvas measures it in the select's font)
+FITS = """(text) => { const sel = document.querySelector('#clock'); const cs = getComputedStyle(sel);
+  const ctx = document.createElement('canvas').getContext('2d'); ctx.font = cs.font;
+  const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+  return ctx.measureText(text).width <= room; }"""
+
+
+def test_lobby_starts_a_clock_when_two_people_share_a_game(web_server: Server, browser: Any, shots: Path) -> None:
+    """The clock follows the seats (no clock against bots, "standard" for two people on their own screens,
+    none again at a hot-seat table) until the creator picks one; the game is created with it."""
+    for lang, locale in (("en", "en-US"), ("de", "de-DE")):
+        for size in ("desktop", "phone", "wide"):
+            ctx = _context(browser, size, locale)
+            try:
+                page = ctx.new_page()
+                page.goto(web_server.base + "/")
+                page.wait_for_selector(".tile")
+                page.wait_for_selector("#clock option", state="attached")
+                assert page.input_value("#clock") == ""  # Ann against two bots
+                page.locator("#seats .seat").nth(1).locator('.who button[data-kind="human"]').click()
+                assert page.input_value("#clock") == "standard"
+                page.check("#hotseat")
+                assert page.input_value("#clock") == ""
+                page.uncheck("#hotseat")
+                page.locator("#seats .seat").nth(2).locator('.who button[data-kind="open"]').click()
+                assert page.input_value("#clock") == "standard"
+                page.locator("#clock").scroll_into_view_if_needed()
+                page.screenshot(path=str(shots / f"lobby-clock-default-{lang}-{size}.png"))
+                # the chosen preset shows whole in the closed picker, in every language
+                for code in ("en", "de", "it", "fr", "nl"):
+                    page.select_option("#lang", code)
+                    page.wait_for_function(f"() => document.documentElement.lang === {code!r}")
+                    for preset in ("standard", "rapid", "day-72h"):
+                        page.select_option("#clock", preset)
+                        text = page.evaluate("() => { const s = document.querySelector('#clock'); "
+                                             "return s.options[s.selectedIndex].text; }")
+                        fits = page.evaluate(FITS, text)
+                        assert fits, (code, preset, text)
+                page.select_option("#lang", lang)
+                page.select_option("#clock", "standard")
+                if size != "desktop":
+                    continue
+                # the creator's pick stays, whatever the seats do afterwards
+                page.select_option("#clock", "day-24h")
+                page.locator("#seats .seat").nth(1).locator('.who button[data-kind="bot"]').click()
+                page.locator("#seats .seat").nth(2).locator('.who button[data-kind="bot"]').click()
+                assert page.input_value("#clock") == "day-24h"
+                page.locator("#seats .seat").nth(1).locator('.who button[data-kind="human"]').click()
+                page.select_option("#clock", "standard")
+                with page.expect_response(lambda r: r.url.endswith("/api/games")
+                                          and r.request.method == "POST") as created:
+                    page.click("#create")
+                game_id = created.value.json()["id"]
+                games = httpx.get(web_server.base + "/api/games", timeout=waits.scaled(10)).json()["games"]
+                game = next(g for g in games if g["id"] == game_id)
+                assert game["clock"] == {"preset": "standard", "turn_seconds": 300, "bank_seconds": 600}
             finally:
                 ctx.close()
 

@@ -10,13 +10,40 @@ import { t, onLangChange } from "./i18n.js";
 // ---------------------------------------------------------------- lobby
 export const PRESETS = ["", "blitz", "rapid", "standard", "day-12h", "day-24h", "day-72h"];
 
+/**
+ * The clock a new game starts with, until the creator picks one: "standard" (5 minutes a turn and a
+ * 10-minute bank) when two or more people share the game on their own screens, so that a player who
+ * leaves costs the others one turn's wait before a stand-in plays, never the game; long enough for a
+ * newcomer's first ticket choice. None against bots only (nobody waits for a bot) or at a hot-seat table
+ * (everybody sits at the one screen). Friends who play over days pick a turn-based preset.
+ * @param {Array<{ kind: string }>} seats the create form's seats ("human", "open" or "bot")
+ * @param {boolean} hotseat
+ */
+export function defaultPreset(seats, hotseat) {
+  const people = seats.filter((s) => s.kind !== "bot").length;
+  return !hotseat && people >= 2 ? "standard" : "";
+}
+
 /** The <select> of clock presets for the create form (first: no clock). */
 export function clockPicker() {
-  return h(
+  const select = h(
     "select",
     { id: "clock", "aria-label": t("clock.choose") },
     PRESETS.map((p) => h("option", { value: p }, t(p ? `clock.preset.${p}` : "clock.preset.none"))),
   );
+  select.addEventListener("change", () => {
+    select.dataset.chosen = "1"; // the creator's choice: the seats no longer change it
+  });
+  return select;
+}
+
+/**
+ * The create form's seats changed: the picker follows `defaultPreset` until the creator picks a clock.
+ * @param {string} preset
+ */
+export function suggestClock(preset) {
+  const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("clock"));
+  if (select && !select.dataset.chosen) select.value = preset;
 }
 
 /** Put the picker into #clock-choice of the lobby (again on a language change, keeping the choice). */
@@ -28,6 +55,7 @@ export function mountClockPicker() {
     const sel = clockPicker();
     if (old) {
       sel.value = old.value;
+      if (old.dataset.chosen) sel.dataset.chosen = old.dataset.chosen;
       old.replaceWith(sel);
     } else box.append(sel);
   };
@@ -110,46 +138,41 @@ function yourTurnNotice(st) {
   }
 }
 
-// While a stand-in plays, every move redraws the panel several times a second, and a browser drops the
-// click of a press and a release that a redraw separated (or that a turn moved the button between). So
-// the page keeps one "take back my seat" button, moves it into each new panel, captures the pointer
-// that presses it and acts on that press's release; a click without a pointer (Enter or Space) acts too.
-/** @type {HTMLButtonElement | null} */
-let takeback = null;
+// While a stand-in plays for this seat, a bar fixed under the top bar says so and offers the seat back:
+// one element for the page's lifetime, outside the side column that every move redraws and that a turn
+// change moves, so a press and its release land on the same button.
+/** @type {HTMLElement | null} */
+let takebackBar = null;
 /** @type {(msg: object) => void} */
 let sendTakeback = () => {};
-let pressed = false;
 
-/** @param {(msg: object) => void} send */
-function takebackButton(send) {
+/**
+ * Show or hide the take-back bar.
+ * @param {boolean} show
+ * @param {(msg: object) => void} send
+ */
+function showTakeback(show, send) {
   sendTakeback = send;
-  if (!takeback) {
-    takeback = h("button", {
-      class: "btn primary",
-      id: "takeback",
-      type: "button",
-      onpointerdown: (/** @type {PointerEvent} */ e) => {
-        pressed = e.button === 0;
-        // the release comes here even when a redraw has moved the button from under the pointer
-        if (pressed) takeback?.setPointerCapture(e.pointerId);
-      },
-      onpointerup: () => {
-        if (pressed) sendTakeback({ type: "takeback" });
-        pressed = false;
-      },
-      onpointercancel: () => {
-        pressed = false;
-      },
-      onclick: (/** @type {MouseEvent} */ e) => {
-        if (e.detail === 0) sendTakeback({ type: "takeback" }); // the keyboard's click
-      },
-    });
-    document.addEventListener("pointerup", () => {
-      pressed = false; // released elsewhere: a later release on the button alone does nothing
-    });
+  if (!show) {
+    takebackBar?.remove();
+    return;
   }
-  takeback.textContent = t("clock.takeback");
-  return takeback;
+  if (!takebackBar) {
+    takebackBar = h(
+      "div",
+      { class: "takeback-bar", id: "takeback-bar", role: "region", "aria-labelledby": "takeback-note" },
+      h("span", { id: "takeback-note" }),
+      h("button", {
+        class: "btn primary",
+        id: "takeback",
+        type: "button",
+        onclick: () => sendTakeback({ type: "takeback" }),
+      }),
+    );
+  }
+  takebackBar.querySelector("#takeback-note").textContent = t("clock.standin_mine");
+  takebackBar.querySelector("#takeback").textContent = t("clock.takeback");
+  if (!takebackBar.isConnected) document.body.append(takebackBar);
 }
 
 /** The clock and seat panel for the game page's side bar, or null when it has nothing to show.
@@ -157,6 +180,8 @@ function takebackButton(send) {
 export function clockPanel(st, names, send) {
   const clock = st.clock;
   const me = st.role === "seat" ? st.seat : null;
+  const own = me !== null ? st.seats[me] : null;
+  showTakeback(Boolean(own?.standin && !own.resigned && !st.over), send);
   const rows = [];
   if (clock) {
     st.seats.forEach((seat, i) => {
@@ -201,10 +226,6 @@ export function clockPanel(st, names, send) {
   const buttons = [];
   const mine = me !== null ? st.seats[me] : null;
   if (mine && !st.over) {
-    if (mine.standin && !mine.resigned) {
-      buttons.push(h("p", { class: "clock-note" }, t("clock.standin_mine")));
-      buttons.push(takebackButton(send));
-    }
     if (!mine.resigned) {
       buttons.push(
         h(

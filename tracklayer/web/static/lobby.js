@@ -3,7 +3,7 @@ import { h, s, icon, logo, token, store, PLAYER_COLORS, CARD_FILL, gameTitle, va
 import { init as initI18n, t, picker, onLangChange, list } from "./i18n.js";
 import { geoLayer } from "./geo.js";
 import { linkRow, eyeMark, tableMark, playerList } from "./links.js";
-import { mountClockPicker, clockBody, clockLabel } from "./clock.js";
+import { mountClockPicker, clockBody, clockLabel, defaultPreset, suggestClock } from "./clock.js";
 import { accountBox, csrfHeaders } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -304,6 +304,7 @@ function renderSeats() {
     );
   });
   /** @type {HTMLButtonElement} */ ($("add-seat")).disabled = !chosen || seats.length >= chosen.max_players;
+  suggestClock(defaultPreset(seats, /** @type {HTMLInputElement} */ ($("hotseat")).checked));
 }
 
 async function create() {
@@ -650,6 +651,8 @@ async function main() {
   renderTiles();
   choose(chosen);
   mountClockPicker(); // turn clocks (clock.js)
+  $("hotseat").addEventListener("change", renderSeats);
+  renderSeats(); // the clock the seats call for
   $("add-seat").addEventListener("click", () => {
     seats.push({ kind: "bot", name: "" });
     renderSeats();
