@@ -139,8 +139,9 @@ def test_resign_and_creator_handover(server: Server) -> None:
     bob = server.client(g["id"], bob_token)
     try:
         bob.wait_state()
-        # only the creator may hand a seat over, and only an absent one
-        assert _seat_action(server, g["id"], 0, "handover", bob_token).status_code == 403
+        # the creator may hand an absent seat over at once; Bob only once Ann has stayed away (120 s here)
+        r = _seat_action(server, g["id"], 0, "handover", bob_token)
+        assert r.status_code == 409 and "s to go" in r.json()["detail"], r.text
         assert _seat_action(server, g["id"], 0, "handover", "x" * 20).status_code == 403
         assert _seat_action(server, g["id"], 1, "handover", creator).status_code == 409  # Bob is here
         assert _seat_action(server, g["id"], 5, "handover", creator).status_code == 400
@@ -160,6 +161,52 @@ def test_resign_and_creator_handover(server: Server) -> None:
         assert _seat_action(server, g["id"], 0, "takeback", ann_token).status_code == 409
     finally:
         bob.close()
+
+
+def test_the_other_players_hand_over_a_seat_that_stayed_away(tmp_path: Path) -> None:
+    """No game depends on its creator: Bob hands Ann's seat to its stand-in once she has stayed away
+    TRACKLAYER_AWAY_SECONDS; never his own seat, never with a spectator's token, never while she is
+    here, and on a turn-based clock only after a timeout."""
+    limit = waits.scaled(4)
+    with running(database_url(tmp_path), tmp_path / "s.log", env={"TRACKLAYER_AWAY_SECONDS": str(limit)}) as srv:
+        g = srv.create(NY, [{"name": "Ann"}, {"name": "Bob"}], first_player=0)
+        ann_token, bob_token = g["seats"][0]["token"], g["seats"][1]["token"]
+        bob = srv.client(g["id"], bob_token)
+        try:
+            st = bob.wait_state()
+            assert 0 < st["seats"][0]["handover_in"] <= limit + 0.1 and "handover_in" not in st["seats"][1]
+            r = _seat_action(srv, g["id"], 0, "handover", bob_token)
+            if r.status_code == 409:  # the usual case: sent well within the limit
+                assert "Ann has been away for less than" in r.json()["detail"], r.text
+            assert _seat_action(srv, g["id"], 1, "handover", bob_token).status_code == 409  # his own seat
+            assert _seat_action(srv, g["id"], 0, "handover", g["spectator"]["token"]).status_code == 403
+            r = _until(lambda: (x := _seat_action(srv, g["id"], 0, "handover", bob_token)).status_code == 200
+                       and x, timeout=60, what="the handover once Ann stayed away")
+            assert r.json()["standin"] is True
+            st = bob.wait_state(lambda s: s["seats"][0].get("standin") and s["moves"] >= 1, timeout=60)
+            assert "handover_in" not in st["seats"][0]  # a bot plays it: nothing more to hand over
+            # Ann comes back and takes her seat: she is here, so nobody may hand it over
+            ann = srv.client(g["id"], ann_token)
+            try:
+                ann.wait_state()
+                ann.send({"type": "takeback"})
+                st = bob.wait_state(lambda s: not s["seats"][0].get("standin") and s["seats"][0]["online"])
+                assert "handover_in" not in st["seats"][0]
+                assert _seat_action(srv, g["id"], 0, "handover", bob_token).status_code == 409
+            finally:
+                ann.close()
+        finally:
+            bob.close()
+        # a turn-based clock: being away is how it is played, only a timeout lets Bob act
+        g = srv.create(NY, [{"name": "Ann"}, {"name": "Bob"}], first_player=0, clock={"preset": "day-24h"})
+        bob = srv.client(g["id"], g["seats"][1]["token"])
+        try:
+            st = bob.wait_state()
+            assert "handover_in" not in st["seats"][0]
+            r = _seat_action(srv, g["id"], 0, "handover", g["seats"][1]["token"])
+            assert r.status_code == 409 and "turn-based" in r.json()["detail"], r.text
+        finally:
+            bob.close()
 
 
 def _wait_log(srv: Server, pattern: str, timeout: float = 60) -> None:

@@ -190,6 +190,35 @@ def test_lobby_offers_clock_presets(web_server: Server, browser: Any, shots: Pat
                 ctx.close()
 
 
+def test_a_seated_player_hands_over_a_seat_that_stayed_away(tmp_path: Path, browser: Any, shots: Path) -> None:
+    """Not the creator: Bob, playing in his own browser, sees "Let a bot play for Ann" once Ann has stayed
+    away long enough, and the stand-in takes her seat."""
+    limit = waits.scaled(3)
+    with running(database_url(tmp_path), tmp_path / "s.log", env={"TRACKLAYER_AWAY_SECONDS": str(limit)}) as srv:
+        out = srv.create(NY, [{"name": "Ann"}, {"name": "Bob"}], first_player=0)
+        for lang, locale in (("en", "en-US"), ("de", "de-DE")):
+            ctx = _context(browser, "desktop", locale)
+            try:
+                bob = _open(ctx, srv, out["seats"][1]["link"])
+                if lang == "en":  # the button waits for the limit, then appears without a new state
+                    bob.wait_for_selector('[data-handover="0"]', state="attached")
+                    assert state(bob)["seats"][0]["handover_in"] > 0
+                    assert bob.locator('[data-handover="0"]').is_hidden()
+                bob.wait_for_selector('[data-handover="0"]', state="visible", timeout=waits.ms(30))
+                text = bob.inner_text("#clockbox")
+                assert "Let a bot play for Ann" in text if lang == "en" else "Ann" in text and "Bot" in text
+                bob.locator("#clockbox").scroll_into_view_if_needed()
+                bob.screenshot(path=str(shots / f"clock-away-handover-{lang}.png"))
+                if lang == "de":
+                    bob.click('[data-handover="0"]')
+                    bob.wait_for_function("() => window.__tracklayer.st.seats[0].standin === true",
+                                          timeout=waits.ms(20))
+                    assert bob.locator('[data-handover="0"]').count() == 0
+                assert not bob.errors, bob.errors
+            finally:
+                ctx.close()
+
+
 # whether a select's selected option's text fits in the select (a canvas measures it in the select's font)
 FITS = """(text) => { const sel = document.querySelector('#clock'); const cs = getComputedStyle(sel);
   const ctx = document.createElement('canvas').getContext('2d'); ctx.font = cs.font;

@@ -106,6 +106,7 @@ ENV_VARS: dict[str, tuple[str, type]] = {
     "bot_seconds": ("TRACKLAYER_BOT_SECONDS", float),
     "games_per_minute": ("TRACKLAYER_GAMES_PER_MINUTE", float),
     "bot_games": ("TRACKLAYER_BOT_GAMES", int),
+    "away_seconds": ("TRACKLAYER_AWAY_SECONDS", float),
     "forwarded_allow_ips": ("TRACKLAYER_FORWARDED_ALLOW_IPS", str),
 }
 
@@ -131,6 +132,7 @@ class Settings:
     bot_seconds: float = 5.0  # time cap of one bot move; past it a cheap fallback move is played
     games_per_minute: float = 20.0  # games one client address may create a minute (0: no limit)
     bot_games: int = 3  # bot-only games one address may have running at once (0: no limit)
+    away_seconds: float = 120.0  # a person away this long (no clock, or a real-time one): others may hand the seat over
     # reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: comma-separated addresses
     # or networks ("127.0.0.1", "10.0.0.0/8"; "*": any); None: no proxy, every client is its peer address
     forwarded_allow_ips: str | None = None
@@ -194,7 +196,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             freeze_heap(_warm_server)  # warm up, freeze the heap, rarer collections: short GC pauses (core/gcpause.py)
         state["store"] = store
         pool = BotPool(settings.bot_workers, settings.bot_seconds)  # workers start with the first bot game
-        state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms, pool)
+        state["rooms"] = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms, pool,
+                               away_seconds=settings.away_seconds)
         state["rooms"].start()
         state["rooms"].chat = chat_hub  # the PostgreSQL listener hands it other processes' chat messages
         state["rooms"].on_over.append(acct.on_over)  # rated games (tracklayer.server.accounts)

@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
 import time
 from collections.abc import Sequence
@@ -497,7 +498,8 @@ class Clocks:
 # ---------------------------------------------------------------------------------------- HTTP
 def router(rooms: Any) -> APIRouter:
     """``POST /api/games/{id}/seats/{seat}/{resign|takeback|handover}``: the seat's own token for the
-    first two, the creator's token for a handover (of a seat whose player is not connected)."""
+    first two; for a handover, the creator's token (any seat whose player is not connected) or another
+    seat's token (a seat that ran out its time or stayed away, ``Room.handover_in``)."""
     api = APIRouter()
 
     @api.post("/api/games/{game_id}/seats/{seat}/{what}")
@@ -514,11 +516,24 @@ def router(rooms: Any) -> APIRouter:
         if not 0 <= seat < len(room.record.seats) or room.record.seats[seat]["kind"] != "human":
             raise HTTPException(400, "'seat' must be the number of a human seat")
         token = (authorization or "").removeprefix("Bearer ").strip()
-        if what == "handover":
-            if not token.isascii() or not secrets.compare_digest(c.creator, token):
-                raise HTTPException(403, "only the game's creator (with the creator token) can hand a seat to a bot")
+        if what == "handover" and token.isascii() and secrets.compare_digest(c.creator, token):
             if any(seat in conn.access.seats and conn.access.role == "seat" for conn in room.connections):
                 raise HTTPException(409, "that player is connected: only an empty or absent seat can be handed over")
+        elif what == "handover":  # another seated player, once the seat has timed out or stayed away
+            access = room.access(token)
+            if access is None or access.role != "seat":
+                raise HTTPException(403, "hand a seat to a bot with the game's creator token or another seat's token")
+            if seat in access.seats:
+                raise HTTPException(409, "a player does not hand their own seat to a bot: resign instead")
+            room.seat_info()  # presence as of now
+            wait = room.handover_in(seat)
+            name = room.record.seats[seat]["name"]
+            if wait is None:
+                raise HTTPException(409, f"{name}'s seat cannot be handed over: its player is here, a bot plays "
+                                         "it, or (on a turn-based clock) it has not run out of time")
+            if wait > 0:
+                raise HTTPException(409, f"{name} has been away for less than {room.away_limit:g} s: "
+                                         f"{math.ceil(wait)} s to go")
         else:
             access = room.access(token)
             if access is None or seat not in access.seats:

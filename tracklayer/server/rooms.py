@@ -24,7 +24,7 @@ from typing import Any
 import tracklayer
 from tracklayer.bots.base import bot_view
 from tracklayer.server.botpool import BotPool, SeatBot, make_seat_bot
-from tracklayer.server.clocks import SCAN_HORIZON, Clocks, load_control, standin_moves
+from tracklayer.server.clocks import SCAN_HORIZON, TURN_BASED, Clocks, load_control, standin_moves
 from tracklayer.server.db import GameRecord, MoveConflict, Store
 from tracklayer.server.resume import Resume
 
@@ -139,6 +139,8 @@ class Room:
     _legal: tuple[Any, int, dict[str, Any]] | None = None
     control: Any = None  # tracklayer.server.clocks.Control: clock and seat control (None: a game from before)
     presence: Any = None  # tracklayer.server.presence.Presence: seats connected to other processes (PostgreSQL)
+    away_limit: float = 120.0  # seconds a person's seat stays away before the other players may hand it over
+    away_since: dict[int, float] = field(default_factory=dict)  # human seats nobody holds: since when (monotonic)
 
     @property
     def id(self) -> str:
@@ -168,10 +170,45 @@ class Room:
             elsewhere, table_elsewhere = self.presence.online(self.id)
             online |= elsewhere
             table = table or table_elsewhere
-        return [{"seat": i, "name": s["name"], "kind": s["kind"], **({"bot": s["bot"]} if s.get("bot") else {}),
-                 "online": s["kind"] == "bot" or i in online or (table and s["kind"] == "human"),
-                 **(self.control.seat_flags(i) if self.control is not None else {})}
-                for i, s in enumerate(self.record.seats)]
+        if table:
+            online |= {i for i, s in enumerate(self.record.seats) if s["kind"] == "human"}
+        self._note_presence(online)
+        out = []
+        for i, s in enumerate(self.record.seats):
+            info = {"seat": i, "name": s["name"], "kind": s["kind"], **({"bot": s["bot"]} if s.get("bot") else {}),
+                    "online": s["kind"] == "bot" or i in online,
+                    **(self.control.seat_flags(i) if self.control is not None else {})}
+            wait = self.handover_in(i)
+            if wait is not None:
+                info["handover_in"] = round(wait, 1)
+            out.append(info)
+        return out
+
+    def _note_presence(self, online: set[int]) -> None:
+        """Keep ``away_since`` for the human seats: every state sent reads presence here, and a seat that
+        goes away changes what the others are sent, so the moment it left is noted when it leaves."""
+        now = time.monotonic()
+        for i, s in enumerate(self.record.seats):
+            if s["kind"] != "human" or i in online:
+                self.away_since.pop(i, None)
+            else:
+                self.away_since.setdefault(i, now)
+
+    def handover_in(self, seat: int) -> float | None:
+        """Seconds until the other seated players may hand ``seat`` to a stand-in (0: now), or None
+        when they may not: its player is here, a bot already plays it, or the game is over. A seat that
+        ran out its time may be handed over at once; one whose player left a game without a clock or with
+        a real-time clock, once it has stayed away ``away_limit`` seconds. On a turn-based clock (hours a
+        turn) being away is how the game is played: only a timeout lets the others act."""
+        c = self.control
+        since = self.away_since.get(seat)
+        if c is None or since is None or self.game.is_over or c.standin[seat] or c.resigned[seat]:
+            return None
+        if c.timeouts[seat] > 0:
+            return 0.0
+        if c.spec is not None and c.spec["turn_seconds"] >= TURN_BASED:
+            return None
+        return max(0.0, self.away_limit - (time.monotonic() - since))
 
     def legal_texts(self) -> dict[str, Any]:
         """The legal moves of the player to move by their canonical text (cached for this position):
@@ -339,8 +376,9 @@ class Rooms:
     """
 
     def __init__(self, store: Store, bot_delay: float = 0.4, idle_seconds: float = 900.0,
-                 max_rooms: int = 2000, pool: BotPool | None = None) -> None:
+                 max_rooms: int = 2000, pool: BotPool | None = None, away_seconds: float = 120.0) -> None:
         self.store = store
+        self.away_seconds = away_seconds
         self._pool = pool
         self.bot_moves: dict[str, int] = {"pool": 0, "inline": 0, "fallback": 0}
         self.bot_delay = bot_delay
@@ -450,7 +488,7 @@ class Rooms:
             log.error("game %s cannot be replayed: %s", rec.id, exc)
             game = tracklayer.load_game({**rec.setup, "moves": []})
             broken = "this game's stored moves cannot be replayed by this version of tracklayer"
-        room = Room(record=rec, game=game, broken=broken)
+        room = Room(record=rec, game=game, broken=broken, away_limit=self.away_seconds)
         room.control = load_control(self.store, rec.id, len(rec.seats), rec.game)
         rec.moves = []  # the engine holds the moves from here on
         self._seat_bots(room)
@@ -458,7 +496,7 @@ class Rooms:
         return room
 
     def add(self, rec: GameRecord, game: Any, control: Any = None) -> Room:
-        room = Room(record=rec, game=game, control=control)
+        room = Room(record=rec, game=game, control=control, away_limit=self.away_seconds)
         self._seat_bots(room)
         self._warm(room)
         self.rooms[rec.id] = room

@@ -106,7 +106,11 @@ function restoreTitle() {
 }
 
 function tick() {
-  const since = (performance.now() - received) / 1000;
+  const now = performance.now();
+  document.querySelectorAll("[data-handover-due]").forEach((/** @type {HTMLElement} */ el) => {
+    el.hidden = now < Number(el.dataset.handoverDue);
+  });
+  const since = (now - received) / 1000;
   document.querySelectorAll("[data-clock-left]").forEach((/** @type {HTMLElement} */ el) => {
     const left = Math.max(0, Number(el.dataset.clockLeft) - since);
     el.textContent = duration(left);
@@ -173,6 +177,40 @@ function showTakeback(show, send) {
   takebackBar.querySelector("#takeback-note").textContent = t("clock.standin_mine");
   takebackBar.querySelector("#takeback").textContent = t("clock.takeback");
   if (!takebackBar.isConnected) document.body.append(takebackBar);
+}
+
+/**
+ * "Let a bot play for NAME": hands seat i to its stand-in with the creator's token or the player's own.
+ * @param {string} gameId
+ * @param {number} i
+ * @param {string} name
+ * @param {string} token
+ * @param {number} due performance.now() from which it is shown (0: at once)
+ */
+function handoverButton(gameId, i, name, token, due) {
+  return h(
+    "button",
+    {
+      class: "btn small",
+      type: "button",
+      "data-handover": i,
+      "data-handover-due": due || null,
+      hidden: due > performance.now(),
+      onclick: async (/** @type {MouseEvent} */ ev) => {
+        const btn = /** @type {HTMLButtonElement} */ (ev.currentTarget);
+        btn.disabled = true;
+        const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/seats/${i}/handover`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${token}` },
+        }).catch(() => null);
+        if (!r || !r.ok) {
+          const detail = r ? (await r.json().catch(() => ({}))).detail || r.status : "";
+          btn.replaceWith(h("span", { class: "clock-note", role: "alert" }, t("clock.handover_failed", { detail })));
+        }
+      },
+    },
+    t("clock.handover", { name }),
+  );
 }
 
 /** The clock and seat panel for the game page's side bar, or null when it has nothing to show.
@@ -264,36 +302,16 @@ export function clockPanel(st, names, send) {
       );
     }
   }
-  // the creator (this browser made the game: the lobby kept its creator token) may hand an absent seat to a bot
+  // the creator (this browser made the game: the lobby kept its creator token) may hand an absent seat to a
+  // bot; the other seated players may once the seat has run out its time or stayed away (handover_in, the
+  // seconds to go when the state was sent: the button appears when they have passed, see tick)
   const creator = store.mine()[st.game_id]?.creator;
-  if (creator && !st.over) {
+  if (!st.over && (creator || me !== null)) {
     st.seats.forEach((seat, i) => {
-      if (seat.kind !== "human" || seat.online || seat.standin || i === me) return;
-      buttons.push(
-        h(
-          "button",
-          {
-            class: "btn small",
-            type: "button",
-            "data-handover": i,
-            onclick: async (ev) => {
-              const btn = ev.currentTarget;
-              btn.disabled = true;
-              const r = await fetch(`/api/games/${encodeURIComponent(st.game_id)}/seats/${i}/handover`, {
-                method: "POST",
-                headers: { Authorization: `Bearer ${creator}` },
-              }).catch(() => null);
-              if (!r || !r.ok) {
-                const detail = r ? (await r.json().catch(() => ({}))).detail || r.status : "";
-                btn.replaceWith(
-                  h("span", { class: "clock-note", role: "alert" }, t("clock.handover_failed", { detail })),
-                );
-              }
-            },
-          },
-          t("clock.handover", { name: names[i] ?? seat.name }),
-        ),
-      );
+      if (seat.kind !== "human" || seat.standin || i === me) return;
+      if (creator ? seat.online : seat.handover_in === undefined) return;
+      const due = creator ? 0 : received + seat.handover_in * 1000;
+      buttons.push(handoverButton(st.game_id, i, names[i] ?? seat.name, creator || location.hash.slice(1), due));
     });
   }
   if (!rows.length && !buttons.length) return null;
