@@ -251,6 +251,10 @@ BudgetOpt = Annotated[str | None, typer.Option(help="thinking budget per move: '
 BackendOpt = Annotated[str, typer.Option(help=_BACKEND_HELP)]
 AddressOpt = Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the summary as JSON")]
+IsolateOpt = Annotated[bool | None, typer.Option(
+    "--isolate-bots/--in-process-bots",
+    help="each bot in a process of its own, where it cannot reach the game object (default: only bots from "
+         "outside the project, package.module:factory)")]
 
 
 def _run_lab(run: Any, keys: tuple[str, ...], as_json: bool, total: int | None, **kwargs: Any) -> None:
@@ -283,13 +287,14 @@ def simulate(
     backend: BackendOpt = "process",
     address: AddressOpt = None,
     as_json: JsonOpt = False,
+    isolate_bots: IsolateOpt = None,
 ) -> None:
     """Play many bot games (seats rotated over every deal) and report win rates with 95% CIs."""
     from tracklayer.lab import simulate as run
 
     _run_lab(run, ("meta", "summary", "ratings"), as_json, games_, game=game, players=players.split(","),
              n_games=games_, seed=seed, jobs=jobs, variant=variant, budget=budget, backend=backend, address=address,
-             out=out)
+             out=out, isolate_bots=isolate_bots)
 
 
 @app.command()
@@ -308,13 +313,15 @@ def tournament(
     backend: BackendOpt = "process",
     address: AddressOpt = None,
     as_json: JsonOpt = False,
+    isolate_bots: IsolateOpt = None,
 ) -> None:
     """Round-robin or ladder tournament between bots, with Elo ratings (Bradley–Terry, 95% bootstrap CI)."""
     from tracklayer.lab import tournament as run
 
     _run_lab(run, ("meta", "summary", "ratings", "matches", "ladder"), as_json, None, game=game,
              bots=bots.split(","), games_per_match=games_, players_per_game=players_per_game, fmt=fmt, seed=seed,
-             jobs=jobs, variant=variant, budget=budget, backend=backend, address=address, passes=passes, out=out)
+             jobs=jobs, variant=variant, budget=budget, backend=backend, address=address, passes=passes, out=out,
+             isolate_bots=isolate_bots)
 
 
 ladder_app = typer.Typer(no_args_is_help=True, help="The rating ladder of the game server.")

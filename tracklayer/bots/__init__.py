@@ -1,14 +1,16 @@
 """Bots and their registry.
 
 A bot is anything with ``choose(view, legal, budget=None) -> action``: it sees the seat's view (a
-dict) and the legal actions, never the game object, so it cannot peek at hidden cards; ``budget``
-(a :class:`Budget`) bounds its thinking time. Seats in the CLI name bots by their registry key
-("random", "planner", "mcts", ...) or by "bot" (the default bot). Every name plays every game
-family (see ``docs/bots.md`` for which bot plays under each name).
+dict) and the legal actions, never the game object; ``budget`` (a :class:`Budget`) bounds its
+thinking time. A bot from outside the project is named ``package.module:factory`` and plays in a
+process of its own, where it cannot reach the game object either (``bots/isolated.py``). Seats in
+the CLI name bots by their registry key ("random", "planner", "mcts", ...) or by "bot" (the default
+bot). Every name plays every game family (see ``docs/bots.md`` for which bot plays under each name).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -74,12 +76,46 @@ def resolve_bot(name: str) -> str | None:
     return key if key in BOTS else None
 
 
-def make_bot(name: str, seed: int | str | None = None) -> Bot:
-    """A fresh bot of kind ``name`` ("random", "bot", ...) with its own seed."""
+def is_outside(name: str) -> bool:
+    """Whether ``name`` names a bot from outside the project: ``package.module:factory``."""
+    module, colon, attr = name.partition(":")
+    return bool(colon) and all(part.isidentifier() for part in (*module.split("."), *attr.split(".")))
+
+
+def check_bot(name: str) -> None:
+    """Refuse a name ``make_bot`` cannot build, naming the bots there are (an outside bot is only
+    imported when it is made, in its own process by default)."""
+    if resolve_bot(name) is None and not is_outside(name):
+        raise TracklayerError(f"unknown bot {name!r}; bots: {', '.join(bot_names())}, or package.module:factory")
+
+
+def _outside_factory(name: str) -> Callable[[Any], Bot]:
+    module_name, _, attr = name.partition(":")
+    try:
+        found: Any = importlib.import_module(module_name)
+        for part in attr.split("."):
+            found = getattr(found, part)
+    except (ImportError, AttributeError) as exc:
+        raise TracklayerError(f"bot {name!r}: cannot load {attr!r} from {module_name!r}: {exc}") from None
+    if not callable(found):
+        raise TracklayerError(f"bot {name!r}: {attr!r} is not a factory (a class or function taking a seed)")
+    return found
+
+
+def make_bot(name: str, seed: int | str | None = None, isolate: bool | None = None) -> Bot:
+    """A fresh bot of kind ``name`` with its own seed: a registry name ("random", "bot", ...) or an
+    outside bot ``package.module:factory`` (called with the seed). ``isolate`` plays it in a process of
+    its own, where it cannot reach the game (``bots/isolated.py``); None isolates outside bots only."""
+    check_bot(name)
     key = resolve_bot(name)
-    if key is None:
-        raise TracklayerError(f"unknown bot {name!r}; bots: {', '.join(bot_names())}")
-    return BOTS[key](seed)
+    if isolate is None:
+        isolate = key is None
+    if isolate:
+        from tracklayer.bots.isolated import IsolatedBot
+
+        return IsolatedBot(name, seed)
+    return BOTS[key](seed) if key is not None else _outside_factory(name)(seed)
 
 
-__all__ = ["ALIASES", "BOTS", "Bot", "Budget", "RandomBot", "bot_names", "make_bot", "play_game", "resolve_bot"]
+__all__ = ["ALIASES", "BOTS", "Bot", "Budget", "RandomBot", "bot_names", "check_bot", "is_outside", "make_bot",
+           "play_game", "resolve_bot"]

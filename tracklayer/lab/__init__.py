@@ -9,6 +9,7 @@ are thin wrappers around these two functions.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,19 +27,21 @@ Progress = Callable[[int, int], None]
 def simulate(game: str, players: Sequence[str], n_games: int, *, seed: int | str = 0, jobs: int = 1,
              variant: str | None = None, budget: str | None = None, backend: str = "process",
              address: str | None = None, out: str | Path | None = None, plots: bool = True,
-             progress: Progress | None = None) -> dict[str, Any]:
-    """Play ``n_games`` of ``game`` with ``players`` (bot names, one per seat) and summarise per bot."""
+             progress: Progress | None = None, isolate_bots: bool | None = None) -> dict[str, Any]:
+    """Play ``n_games`` of ``game`` with ``players`` (bot names, one per seat) and summarise per bot.
+    ``isolate_bots``: each bot in a process of its own (None: only bots from outside the project)."""
     players = [p.strip() for p in players if p.strip()]
     if len(players) < 2:
         raise TracklayerError("a simulation needs at least two seats, e.g. --players planner,random")
     if n_games < 1:
         raise TracklayerError("--games must be at least 1")
-    specs = schedule(game, players, n_games, seed, variant, budget)
+    specs = schedule(game, players, n_games, seed, variant, budget, isolate=isolate_bots)
     records = run_specs(specs, jobs, backend, address, progress)
     summary = summarize(records)
     rating = ratings(records) if len(set(players)) > 1 else None
     meta = {"kind": "simulate", "game": game, "variant": variant, "players": players, "games": n_games,
-            "seed": seed, "budget": budget, "backend": backend, "jobs": jobs, "players_per_game": len(players)}
+            "seed": seed, "budget": budget, "backend": backend, "jobs": jobs, "players_per_game": len(players),
+            "isolate_bots": isolate_bots}
     result: dict[str, Any] = {"meta": meta, "summary": summary, "ratings": rating, "games": records}
     if out is not None:
         result["files"] = [str(p) for p in write_outputs(out, "simulate", meta, records, summary, rating, plots)]
@@ -49,7 +52,7 @@ def tournament(game: str, bots: Sequence[str], games_per_match: int, *, players_
                fmt: str = "round-robin", seed: int | str = 0, jobs: int = 1, variant: str | None = None,
                budget: str | None = None, backend: str = "process", address: str | None = None,
                passes: int = 2, out: str | Path | None = None, plots: bool = True,
-               progress: Progress | None = None) -> dict[str, Any]:
+               progress: Progress | None = None, isolate_bots: bool | None = None) -> dict[str, Any]:
     """Round robin: every ``players_per_game``-subset of ``bots`` plays ``games_per_match`` games.
 
     Ladder: bots start in the given order (best first); each pass, every adjacent pair from the
@@ -69,8 +72,9 @@ def tournament(game: str, bots: Sequence[str], games_per_match: int, *, players_
 
     def play(lineup: Sequence[str], match_no: int, done_before: int, total: int) -> list[dict[str, Any]]:
         nonlocal next_index
-        specs = schedule(game, list(lineup), games_per_match, f"{seed}/match{match_no}", variant, budget)
-        specs = [GameSpec(next_index + i, s.game, s.seats, s.seed, s.variant, s.budget) for i, s in enumerate(specs)]
+        specs = schedule(game, list(lineup), games_per_match, f"{seed}/match{match_no}", variant, budget,
+                         isolate=isolate_bots)
+        specs = [dataclasses.replace(s, index=next_index + i) for i, s in enumerate(specs)]
         next_index += len(specs)
         step = None if progress is None else (lambda k, _n: progress(done_before + k, total))
         recs = run_specs(specs, jobs, backend, address, step)
@@ -104,7 +108,7 @@ def tournament(game: str, bots: Sequence[str], games_per_match: int, *, players_
     rating = ratings(records)
     meta = {"kind": "tournament", "game": game, "variant": variant, "bots": bots, "format": fmt,
             "games_per_match": games_per_match, "players_per_game": players_per_game, "seed": seed,
-            "budget": budget, "backend": backend, "jobs": jobs}
+            "budget": budget, "backend": backend, "jobs": jobs, "isolate_bots": isolate_bots}
     result: dict[str, Any] = {"meta": meta, "summary": summary, "ratings": rating, "matches": matches,
                               "ladder": standing, "games": records}
     if out is not None:

@@ -32,6 +32,8 @@ class GameSpec:
     variant: str | None = None
     budget: str | None = None  # "0.5s", "200i" (see bots.base.Budget.parse)
     options: dict[str, Any] = field(default_factory=dict)
+    # each bot in a process of its own (bots/isolated.py); None: only bots from outside the project
+    isolate: bool | None = None
 
 
 def deal_seed(seed: int | str, deal: int) -> int:
@@ -39,14 +41,14 @@ def deal_seed(seed: int | str, deal: int) -> int:
 
 
 def schedule(game: str, players: Sequence[str], n_games: int, seed: int | str, variant: str | None = None,
-             budget: str | None = None, start: int = 0) -> list[GameSpec]:
+             budget: str | None = None, start: int = 0, isolate: bool | None = None) -> list[GameSpec]:
     """``n_games`` games; game ``i`` plays deal ``i // n`` with the seats rotated ``i % n`` places."""
     n = len(players)
     specs = []
     for i in range(start, start + n_games):
         r = i % n
         seats = tuple(players[r:]) + tuple(players[:r])
-        specs.append(GameSpec(i, game, seats, deal_seed(seed, i // n), variant, budget))
+        specs.append(GameSpec(i, game, seats, deal_seed(seed, i // n), variant, budget, isolate=isolate))
     return specs
 
 
@@ -99,7 +101,8 @@ def run_one(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
     if spec.variant is not None:
         options["variant"] = spec.variant
     game = tracklayer.new_game(spec.game, names, seed=spec.seed, **options)
-    bots = [make_bot(bot, seed=f"{spec.seed}/{seat}/{bot}") for seat, bot in enumerate(spec.seats)]
+    bots = [make_bot(bot, seed=f"{spec.seed}/{seat}/{bot}", isolate=spec.isolate)
+            for seat, bot in enumerate(spec.seats)]
     n = len(spec.seats)
     think = [0.0] * n
     count = [0] * n
@@ -147,13 +150,10 @@ def run_one(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_bots(specs: Sequence[GameSpec]) -> None:
-    from tracklayer.bots import resolve_bot
+    from tracklayer.bots import check_bot
 
     for name in sorted({b for s in specs for b in s.seats}):
-        if resolve_bot(name) is None:
-            from tracklayer.bots import bot_names
-
-            raise TracklayerError(f"unknown bot {name!r}; bots: {', '.join(bot_names())}")
+        check_bot(name)
 
 
 def run_specs(specs: Sequence[GameSpec], jobs: int = 1, backend: str = "process", address: str | None = None,

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from tracklayer.bots import make_bot
+from tracklayer.bots import check_bot, make_bot
 from tracklayer.bots.base import bot_view
 
 
@@ -45,20 +45,21 @@ class Opponent:
 class BotOpponent(Opponent):
     """A tracklayer bot by name; a new bot per episode, seeded from the episode (so games replay)."""
 
-    def __init__(self, name: str, log_tail: int | None = None) -> None:
-        make_bot(name, 0)  # fail early on an unknown name
+    def __init__(self, name: str, log_tail: int | None = None, isolate: bool | None = None) -> None:
+        check_bot(name)  # fail early on an unknown name
         self.name = name
+        self.isolate = isolate  # a process of its own (bots/isolated.py); None: only a bot from outside
         self.log_tail = log_tail
         self.seed = 0
         self.bot: Any = None
 
     def reset(self, seed: int) -> None:
         self.seed = seed
-        self.bot = make_bot(self.name, seed)
+        self.bot = make_bot(self.name, seed, isolate=self.isolate)
 
     def act(self, env: Any, seat: int) -> Any:
         if self.bot is None:
-            self.bot = make_bot(self.name, self.seed)
+            self.bot = make_bot(self.name, self.seed, isolate=self.isolate)
         game = env.episode.game
         return self.bot.choose(bot_view(self.bot, game, seat, log_tail=self.log_tail), game.legal_actions())
 
