@@ -49,12 +49,17 @@ def test_register_play_and_see_the_rating(web_server: Server, page: Any, browser
             break
         play_one_turn(page)
     assert state(page)["over"]
+    game_id = state(page)["game_id"]
     page.wait_for_selector("#final")
     page.keyboard.press("Escape")  # the final scores close; the top bar's link to her profile is there
     page.click("#acct-profile")
     page.wait_for_selector("#profile-games tbody tr")
     rating = page.locator('#profile-ratings [data-family="ttr"] b').inner_text()
     assert rating != "—"
+    # the finished game's row opens its replay
+    link = page.locator("#profile-games a[data-replay]")
+    assert link.count() == 1
+    assert link.get_attribute("href") == f"/replay/{game_id}"
     page.click("#acct-board")
     page.wait_for_selector("#ladder")
     mine = page.locator("#ladder tr.me")

@@ -88,7 +88,14 @@ function render() {
       "tr",
       {},
       h("td", {}, when(g.updated_at)),
-      h("td", {}, gameTitle(g.game)),
+      // a finished game opens its replay (a running one has no public page: its links are its players')
+      h(
+        "td",
+        {},
+        g.status === "over"
+          ? h("a", { href: `/replay/${encodeURIComponent(g.id)}`, "data-replay": g.id }, gameTitle(g.game))
+          : gameTitle(g.game),
+      ),
       h("td", {}, g.rank ? t("profile.place", { rank: g.rank, players: g.players }) : t(`profile.status.${g.status}`)),
       h("td", { class: "num" }, g.rated ? fmt(g.rating) : "—"),
     ),
