@@ -71,18 +71,19 @@ def make_raw_env(name: str, **options: Any) -> Any:
 def make_parallel(name: str, **options: Any) -> Any:
     """PettingZoo ParallelEnv of ``name`` through PettingZoo's documented conversion for turn-based games
     (``pettingzoo.utils.conversions.turn_based_aec_to_parallel``): every live agent sends an action each
-    step, only the one to move (``infos[agent]["active_agent"]``) is played; the others' are ignored.
+    step, only the one to move is played; the others' are ignored, and their masks allow one index,
+    ``parallel.WAIT`` (0), so that libraries that sample every agent's masked action can (``rl/parallel.py``).
 
     ``max_cycles`` counts parallel steps, PettingZoo's cycle of a parallel environment; one parallel step is
     one move here, so it is ``max_steps`` (moves per episode) of the AEC environment underneath."""
-    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+    from tracklayer.rl.parallel import TurnBasedParallel
 
     max_cycles = options.pop("max_cycles", None)
     if max_cycles is not None:
         if options.get("max_steps") is not None:
             raise TypeError("give max_cycles or max_steps, not both (in the parallel environment both count moves)")
         options["max_steps"] = max_cycles
-    return turn_based_aec_to_parallel(make_env(name, **options))
+    return TurnBasedParallel(make_env(name, **options))
 
 
 def make_gym(name: str, **options: Any) -> TracklayerGymEnv:
