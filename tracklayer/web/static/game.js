@@ -282,10 +282,13 @@ function render() {
 }
 
 // On a phone the dock is fixed to the bottom of the screen: the page keeps room for it below the content.
+// The chat and invite buttons, fixed at the bottom corners too, rise above it (--dock-h) so that they never
+// cover the first or the last card.
 function fitDock() {
   const dock = $("dock");
   const fixed = dock && getComputedStyle(dock).position === "fixed";
   document.body.style.paddingBottom = fixed ? `${dock.offsetHeight + 8}px` : "";
+  document.documentElement.style.setProperty("--dock-h", fixed ? `${dock.offsetHeight}px` : "0px");
 }
 window.addEventListener("resize", () => fitDock());
 
