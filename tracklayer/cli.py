@@ -342,8 +342,8 @@ def ladder_seed(
     ladder (each bot is one player on it: a difficulty scale for people)."""
     import tracklayer
     from tracklayer.bots import resolve_bot
-    from tracklayer.server.accounts import seed_ladder
     from tracklayer.server.db import Store, default_database_url
+    from tracklayer.server.ladder_seed import seed_ladder
 
     if game not in tracklayer.games():
         raise fail(f"unknown game {game!r}; games: {', '.join(tracklayer.games())}")

@@ -633,30 +633,6 @@ def with_seat_flags(seats: Sequence[dict[str, Any]], control: Any) -> list[dict[
     return [{**s, **(control.seat_flags(i) if control is not None else {})} for i, s in enumerate(seats)]
 
 
-# ---------------------------------------------------------------------------- the ladder seed
-def seed_ladder(engine: Engine, game: str, bots: Sequence[str], n_games: int, seed: int = 0,
-                players: int = 2, progress: Callable[[int], None] | None = None) -> int:
-    """Play ``n_games`` bot-only games through the engine (tracklayer.lab) and rate them like games
-    on the server, so a fresh site has a ladder. Game ids are derived from the arguments: running
-    the same seeding twice rates nothing twice. Returns how many games were rated."""
-    from tracklayer.lab.runner import run_one, schedule
-
-    store = AccountStore(engine)
-    rated = 0
-    lineup = list(bots)
-    for k in range(n_games):
-        table = [lineup[(k + j) % len(lineup)] for j in range(players)]  # rotate who meets whom
-        spec = schedule(game, table, 1, seed, start=k)[0]
-        out = run_one(spec)
-        seats = [{"kind": "bot", "bot": s["bot"]} for s in out["seats"]]
-        gid = "seed-" + hashlib.sha256(f"{game}/{seed}/{k}/{','.join(table)}".encode()).hexdigest()[:24]
-        if store.finish_game(gid, game, seats, [s["rank"] for s in out["seats"]]):
-            rated += 1
-        if progress is not None:
-            progress(k + 1)
-    return rated
-
-
 # ---------------------------------------------------------------------------- HTTP
 def _same_origin(request: Request | WebSocket) -> bool:
     """False only for a request whose ``Origin`` names another site than the ``Host`` it was sent to."""
