@@ -202,6 +202,13 @@ def test_phone_bottom_bar_and_zoom(web_server: Server, browser: Any, shots: Path
             .map(b => b.getBoundingClientRect()).filter(b => b.width && cards.some(c => over(b, c))).length; }""")
         assert covered == 0
         page.screenshot(path=str(shots / "play-phone.png"))
+        # the zoom buttons cover no city of the board (nor the bottom bar)
+        hidden = page.evaluate("""() => {
+          const over = (b, c) => b.left < c.right && c.left < b.right && b.top < c.bottom && c.top < b.bottom;
+          const buttons = [...document.querySelectorAll('.zoombar button')].map(b => b.getBoundingClientRect());
+          const things = [...document.querySelectorAll('#board svg .city, #dock')].map(c => c.getBoundingClientRect());
+          return buttons.filter(b => things.some(c => over(b, c))).length; }""")
+        assert hidden == 0
         svg = page.locator("#board svg")
         home = svg.get_attribute("viewBox")
         for _ in range(4):
