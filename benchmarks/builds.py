@@ -9,7 +9,9 @@ row are measured moments apart on the same machine load; each child reports its 
 ``--against DIR`` adds another engine to the comparison: a checkout of another revision (``git worktree
 add ../base REV``, built in place with ``python setup.py build_ext --inplace``), whose own copy of the
 script measures the same rows in its compiled and interpreted builds, interleaved with this checkout's.
-Then the ratios are this compiled build against each of the others.
+Then the ratios are this compiled build against each of the others. A checkout from before this module
+(the engine before its compiled core) runs this checkout's script on its own package: both its columns
+are then its one, interpreted, engine.
 """
 
 from __future__ import annotations
@@ -37,10 +39,10 @@ def run_row(script: str, label: str, argv: Sequence[str], build: str, root: Path
     env = {k: v for k, v in os.environ.items() if k != "TRACKLAYER_INTERPRETED"} | {CHILD: "1"}
     if build == "interpreted":
         env["TRACKLAYER_INTERPRETED"] = "1"
-    if root is not None:  # the other checkout's package, and its own copy of the script if it has one
-        env["PYTHONPATH"] = str(root)
+    if root is not None:  # the other checkout's package, and its own copy of the script if it speaks this
+        env["PYTHONPATH"] = str(root)  # protocol (an older one, from before builds.py, runs this copy)
         theirs = root / Path(script).resolve().relative_to(Path(__file__).resolve().parents[1])
-        script = str(theirs) if theirs.is_file() else script
+        script = str(theirs) if theirs.is_file() and (root / "benchmarks" / "builds.py").is_file() else script
     out = subprocess.run([sys.executable, script, "--builds", "this", "--only", label, *argv], env=env,
                          capture_output=True, text=True, check=True, cwd=root).stdout
     rows = [json.loads(line[4:]) for line in out.splitlines() if line.startswith("ROW ")]

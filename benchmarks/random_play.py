@@ -68,7 +68,8 @@ def main() -> None:
         builds.side_by_side(__file__, labels, ["--seconds", str(args.seconds)], "us_per_action", "CPU µs per action",
                             higher_is_better=False, against=args.against)
         return
-    print(f"engine: {tracklayer.engine_info()['build']}")
+    info = getattr(tracklayer, "engine_info", None)  # absent before the compiled core (a --against checkout)
+    print(f"engine: {info()['build'] if info else 'interpreted (before the compiled core)'}")
     print(f"{'game':<14}{'variant':<12}{'players':>7}{'games/s':>10}{'actions/s':>11}{'actions/game':>14}"
           f"{'µs/action (CPU)':>17}{'scoring ms p50/p99':>21}")
     for game, variant, n in ROWS:
