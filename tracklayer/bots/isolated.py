@@ -103,7 +103,7 @@ def stop_all() -> None:
         w.stop()
 
 
-atexit.register(lambda: stop_all())
+atexit.register(stop_all)
 
 
 class IsolatedBot:

@@ -525,7 +525,7 @@ def router(rooms: Any) -> APIRouter:
                 raise HTTPException(403, "hand a seat to a bot with the game's creator token or another seat's token")
             if seat in access.seats:
                 raise HTTPException(409, "a player does not hand their own seat to a bot: resign instead")
-            room.seat_info()  # presence as of now
+            room.note_presence()  # away since when, as of now
             wait = room.handover_in(seat)
             name = room.record.seats[seat]["name"]
             if wait is None:

@@ -160,7 +160,10 @@ class Room:
             return Access("spectator", frozenset())
         return None
 
-    def seat_info(self) -> list[dict[str, Any]]:
+    def note_presence(self) -> set[int]:
+        """The seats whose player is here (a connection of any server process; the table counts for
+        every human seat), and ``away_since`` kept for the others: every state sent reads presence here,
+        and a seat that goes away changes what the others are sent, so the moment it left is noted then."""
         online: set[int] = set()
         for c in self.connections:
             if c.access.role == "seat":
@@ -172,7 +175,16 @@ class Room:
             table = table or table_elsewhere
         if table:
             online |= {i for i, s in enumerate(self.record.seats) if s["kind"] == "human"}
-        self._note_presence(online)
+        now = time.monotonic()
+        for i, s in enumerate(self.record.seats):
+            if s["kind"] != "human" or i in online:
+                self.away_since.pop(i, None)
+            else:
+                self.away_since.setdefault(i, now)
+        return online
+
+    def seat_info(self) -> list[dict[str, Any]]:
+        online = self.note_presence()
         out = []
         for i, s in enumerate(self.record.seats):
             info = {"seat": i, "name": s["name"], "kind": s["kind"], **({"bot": s["bot"]} if s.get("bot") else {}),
@@ -183,16 +195,6 @@ class Room:
                 info["handover_in"] = round(wait, 1)
             out.append(info)
         return out
-
-    def _note_presence(self, online: set[int]) -> None:
-        """Keep ``away_since`` for the human seats: every state sent reads presence here, and a seat that
-        goes away changes what the others are sent, so the moment it left is noted when it leaves."""
-        now = time.monotonic()
-        for i, s in enumerate(self.record.seats):
-            if s["kind"] != "human" or i in online:
-                self.away_since.pop(i, None)
-            else:
-                self.away_since.setdefault(i, now)
 
     def handover_in(self, seat: int) -> float | None:
         """Seconds until the other seated players may hand ``seat`` to a stand-in (0: now), or None

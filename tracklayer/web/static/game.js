@@ -6,7 +6,7 @@ import { h, icon, logo, token, store, gameTitle, variantTitle } from "./common.j
 import { attachZoom } from "./zoom.js";
 import { init as initI18n, t, picker, onLangChange, list } from "./i18n.js";
 import { accountBox } from "./account.js";
-import { describeMove, describeNote } from "./moves.js";
+import { describeMove, logList } from "./moves.js";
 import { mountChat } from "./chat.js";
 import { mountGamePanel } from "./links.js";
 import { clockPanel, onClockState } from "./clock.js";
@@ -439,27 +439,7 @@ function playersBox() {
 
 function logBox() {
   const v = view();
-  const items = v.log
-    .slice(-80)
-    .map((e) =>
-      h(
-        "li",
-        {},
-        token(e.player),
-        h(
-          "span",
-          {},
-          h("b", {}, name(e.player)),
-          " ",
-          describeMove(e.move, ui.board),
-          e.note ? h("span", { class: "note" }, " — ", describeNote(e.note, ui.board)) : null,
-        ),
-      ),
-    );
-  return box(
-    [t("log.title"), h("span", {}, `${v.log.length}`)],
-    h("ol", { class: "log", "aria-live": "polite" }, items.length ? items : h("li", { class: "empty" }, t("log.none"))),
-  );
+  return box([t("log.title"), h("span", {}, `${v.log.length}`)], logList(v.log, ui.board, name, 80, true));
 }
 
 function movesBox() {

@@ -2,7 +2,7 @@
 // The public log in words: a move's notation (docs/notation.md, docs/trans.md; always English, as typed in
 // the keyboard box) becomes a translated sentence. Anything not recognised is shown as notation.
 import { t, list } from "./i18n.js";
-import { cards, colorName } from "./common.js";
+import { h, token, cards, colorName } from "./common.js";
 
 // "3 red + 1 locomotive" -> "3 rote Wagenkarten, 1 Lokomotive"
 export function describePayment(text) {
@@ -63,4 +63,38 @@ export function describeNote(note, board) {
   }
   void board;
   return note;
+}
+
+/**
+ * The public log as a list, its latest `limit` entries: each player's move and the engine's note, in words.
+ * The game page announces new entries to screen readers (`live`); the replay steps through them itself.
+ * @param {Array<{ player: number, move: string, note?: string }>} log
+ * @param {any} board
+ * @param {(seat: number) => string} nameOf
+ * @param {number} limit
+ * @param {boolean} [live]
+ */
+export function logList(log, board, nameOf, limit, live = false) {
+  const items = log
+    .slice(-limit)
+    .map((e) =>
+      h(
+        "li",
+        {},
+        token(e.player),
+        h(
+          "span",
+          {},
+          h("b", {}, nameOf(e.player)),
+          " ",
+          describeMove(e.move, board),
+          e.note ? h("span", { class: "note" }, " — ", describeNote(e.note, board)) : null,
+        ),
+      ),
+    );
+  return h(
+    "ol",
+    { class: "log", "aria-live": live ? "polite" : null },
+    items.length ? items : h("li", { class: "empty" }, t("log.none")),
+  );
 }

@@ -6,7 +6,7 @@
 import { h, s, icon, logo, token, CARD_LETTER, gameTitle, variantTitle, colorName, cards } from "./common.js";
 import { TTRBoard, TransBoard } from "./board.js";
 import { init as initI18n, t, picker, onLangChange } from "./i18n.js";
-import { describeMove, describeNote, cityText } from "./moves.js";
+import { describeMove, cityText, logList } from "./moves.js";
 import { scoresTable, winnersLine } from "./results.js";
 
 const $ = (id) => document.getElementById(id);
@@ -384,28 +384,8 @@ function resultBox() {
 }
 
 function logBox() {
-  const v = ui.data.view;
-  const items = (v.log || [])
-    .slice(-30)
-    .map((e) =>
-      h(
-        "li",
-        {},
-        token(e.player),
-        h(
-          "span",
-          {},
-          h("b", {}, name(e.player)),
-          " ",
-          describeMove(e.move, ui.board),
-          e.note ? h("span", { class: "note" }, " — ", describeNote(e.note, ui.board)) : null,
-        ),
-      ),
-    );
-  return box(
-    [t("log.title"), h("span", {}, `${(v.log || []).length}`)],
-    h("ol", { class: "log" }, items.length ? items : h("li", { class: "empty" }, t("log.none"))),
-  );
+  const log = ui.data.view.log || [];
+  return box([t("log.title"), h("span", {}, `${log.length}`)], logList(log, ui.board, name, 30));
 }
 
 function render() {
