@@ -18,6 +18,13 @@ def state(page: Any) -> dict[str, Any]:
     return page.evaluate("() => window.__tracklayer.st")
 
 
+def scroll_to(page: Any, selector: str) -> None:
+    """Brings an element into view in one step inside the page: the game redraws its boxes on every
+    update, so a locator's scroll (find, wait until stable, scroll) can lose the box it found."""
+    page.wait_for_selector(selector)
+    page.evaluate("s => document.querySelector(s)?.scrollIntoView({block: 'nearest'})", selector)
+
+
 def wait_moves_after(page: Any, n: int, timeout: float = 20) -> None:
     page.wait_for_function(f"() => window.__tracklayer.st && window.__tracklayer.st.moves > {n}",
                            timeout=waits.ms(timeout))

@@ -11,7 +11,7 @@ import pytest
 
 from tests import waits
 from tests.server.helpers import Server, database_url, running
-from tests.web.test_browser import state
+from tests.web.test_browser import scroll_to, state
 
 NY = "ttr-new-york"
 SIZES = {"desktop": (1366, 768), "phone": (390, 844), "wide": (1920, 1080)}
@@ -52,7 +52,7 @@ def test_clock_counts_down_on_the_game_page(web_server: Server, browser: Any, sh
                 text = page.inner_text("#clockbox")
                 assert ("Rapid" in text) if lang == "en" else ("Schnell" in text and "Reserve" in text)
                 assert page.locator("#resign").count() == 1
-                page.locator("#clockbox").scroll_into_view_if_needed()
+                scroll_to(page, "#clockbox")
                 page.screenshot(path=str(shots / f"clock-{lang}-{size}.png"))
                 page.locator("#clockbox").screenshot(path=str(shots / f"clockbox-{lang}-{size}.png"))
                 assert not page.errors, page.errors
@@ -89,13 +89,13 @@ def test_player_leaves_the_standin_plays_and_she_takes_her_seat_back(web_server:
             _play_bob(bob)
             bob.wait_for_timeout(200)
         assert "A bot plays for this seat" in bob.inner_text("#clockbox")
-        bob.locator("#clockbox").scroll_into_view_if_needed()
+        scroll_to(bob, "#clockbox")
         bob.screenshot(path=str(shots / "clock-standin-seen-by-bob.png"))
         # Ann comes back: her page says a bot plays for her and offers her seat back
         ann = _open(ann_ctx, web_server, out["seats"][0]["link"])
         ann.wait_for_selector("#takeback")
         assert "A bot is playing for you" in ann.inner_text("#takeback-bar")
-        ann.locator("#clockbox").scroll_into_view_if_needed()
+        scroll_to(ann, "#clockbox")
         ann.screenshot(path=str(shots / "clock-takeback.png"))
         ann.click("#takeback")
         ann.wait_for_function("() => !window.__tracklayer.st.seats[0].standin || window.__tracklayer.st.over",
@@ -172,7 +172,7 @@ def test_lobby_offers_clock_presets(web_server: Server, browser: Any, shots: Pat
                 assert len(options) == 7
                 assert ("Blitz: 1 min a turn + 2 min bank" in options) if lang == "en" else ("Ohne Uhr" in options)
                 page.select_option("#clock", "blitz")
-                page.locator("#clock").scroll_into_view_if_needed()
+                scroll_to(page, "#clock")
                 page.screenshot(path=str(shots / f"lobby-clock-{lang}-{size}.png"))
                 if lang == "en" and size == "desktop":
                     with page.expect_response(lambda r: r.url.endswith("/api/games")
@@ -207,7 +207,7 @@ def test_a_seated_player_hands_over_a_seat_that_stayed_away(tmp_path: Path, brow
                 bob.wait_for_selector('[data-handover="0"]', state="visible", timeout=waits.ms(30))
                 text = bob.inner_text("#clockbox")
                 assert "Let a bot play for Ann" in text if lang == "en" else "Ann" in text and "Bot" in text
-                bob.locator("#clockbox").scroll_into_view_if_needed()
+                scroll_to(bob, "#clockbox")
                 bob.screenshot(path=str(shots / f"clock-away-handover-{lang}.png"))
                 if lang == "de":
                     bob.click('[data-handover="0"]')
@@ -245,7 +245,7 @@ def test_lobby_starts_a_clock_when_two_people_share_a_game(web_server: Server, b
                 page.uncheck("#hotseat")
                 page.locator("#seats .seat").nth(2).locator('.who button[data-kind="open"]').click()
                 assert page.input_value("#clock") == "standard"
-                page.locator("#clock").scroll_into_view_if_needed()
+                scroll_to(page, "#clock")
                 page.screenshot(path=str(shots / f"lobby-clock-default-{lang}-{size}.png"))
                 # the chosen preset shows whole in the closed picker, in every language
                 for code in ("en", "de", "it", "fr", "nl"):
@@ -336,7 +336,7 @@ def test_creator_hands_an_absent_seat_to_a_bot(web_server: Server, browser: Any,
         page.wait_for_selector("g.route")
         page.wait_for_selector('[data-handover="1"]')
         assert "Let a bot play for Bob" in page.inner_text("#clockbox")
-        page.locator("#clockbox").scroll_into_view_if_needed()
+        scroll_to(page, "#clockbox")
         page.screenshot(path=str(shots / "clock-handover.png"))
         page.click('[data-handover="1"]')
         page.wait_for_function("() => window.__tracklayer.st.seats[1].standin === true", timeout=waits.ms(20))
