@@ -41,26 +41,26 @@ def play_random(name: str, n: int, seed: int, moves: int = 400) -> None:
 def ttr_memos(rules: Any) -> dict[str, tuple[int, int]]:
     """(size, bound) of every memo of a TTR board's action table (the rules keep none)."""
     table = rules.board.actions
-    return {
-        "keeps": (len(table._keeps), ttr_actions.KEEP_MEMO),
-        "keep lists": (len(table._keep_lists), ttr_actions.KEEP_LISTS_MEMO),
-    }
+    return {"keeps": (len(table._keeps), ttr_actions.KEEP_MEMO)}
 
 
 def test_ttr_memos_stay_within_their_bounds_over_many_games(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ttr_actions, "KEEP_MEMO", 4)
-    monkeypatch.setattr(ttr_actions, "KEEP_LISTS_MEMO", 4)
     # the rules object is shared by every game on the board: start from empty memos, whatever other tests in
     # this process filled them with at their real bounds (a memo is cleared only when it is next used)
     rules = tracklayer.new_game("ttr-europe", 4, seed=0).rules
-    for memo in (rules.board.actions._keeps, rules.board.actions._keep_lists):
-        memo.clear()
+    rules.board.actions._keeps.clear()
+    seen = []
     for seed in range(4):
-        play_random("ttr-europe", 4, seed)
-    game = tracklayer.new_game("ttr-europe", 4, seed=0)
-    sizes = ttr_memos(game.rules)
-    assert all(size <= bound for size, bound in sizes.values()), sizes
-    assert any(size == bound for size, bound in sizes.values())  # they were really filled up to the bound
+        game = tracklayer.new_game("ttr-europe", 4, seed=seed)
+        rnd = random.Random(seed)
+        while not game.is_over:
+            legal = game.legal_actions()
+            game.apply(legal[rnd.randrange(len(legal))])
+            seen.append(ttr_memos(game.rules))
+    assert all(size <= bound for sizes in seen for size, bound in sizes.values())
+    for memo in seen[0]:  # each was really filled up to its bound
+        assert any(sizes[memo][0] == sizes[memo][1] for sizes in seen), memo
 
 
 def test_keep_memos_are_bounded_at_their_real_sizes() -> None:
@@ -70,9 +70,6 @@ def test_keep_memos_are_bounded_at_their_real_sizes() -> None:
     for combo in subsets:
         table.keep(combo)
     assert len(table._keeps) <= ttr_actions.KEEP_MEMO
-    for combo in itertools.islice(itertools.combinations(range(n), 3), ttr_actions.KEEP_LISTS_MEMO + 100):
-        table.keep_choices(list(combo), 1, 1)
-    assert len(table._keep_lists) <= ttr_actions.KEEP_LISTS_MEMO
     # an action made after a clear equals the one before it (actions compare by key)
     first = table.keep((0, 1, 2))
     table._keeps.clear()

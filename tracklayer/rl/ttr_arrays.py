@@ -95,7 +95,6 @@ class TTRArrays:
     max_cost = cython.declare(cython.int)
     claim_first: list[int] = cython.declare(list)  # per route: the index of a coloured payment of 0 locomotives
     keep_first = cython.declare(cython.int)  # the index of keeping the offer positions of bitmask b: keep_first + b
-    long_ticket: list[bool] = cython.declare(list)  # per ticket: whether it is a long one
     route_a = cython.declare(cython.int[::1])  # per route: its cities
     route_b = cython.declare(cython.int[::1])
     ticket_a = cython.declare(cython.int[::1])  # per ticket: its cities
@@ -156,7 +155,6 @@ class TTRArrays:
         self.max_cost = c.max_cost
         self.claim_first = list(c._claim_first)
         self.keep_first = c._keep_first
-        self.long_ticket = [t.long for t in b.tickets]
         self.route_a = array("i", [r.a for r in b.routes])
         self.route_b = array("i", [r.b for r in b.routes])
         self.ticket_a = array("i", [t.a for t in b.tickets])
@@ -383,26 +381,12 @@ class TTRArrays:
                 out[i] = 1
 
     @cython.cfunc
-    @cython.locals(s=State, out=cython.uchar[::1], least=cython.int, max_long=cython.int, size=cython.int,
-                   bits=cython.int, count=cython.int, longs=cython.int, k=cython.int, t=cython.int)
+    @cython.locals(s=State, out=cython.uchar[::1], bits=cython.int)
     def _keep_mask(self, s: State, out: np.ndarray) -> None:
-        """The ticket choices: every subset of the offer's positions (a bitmask) of at least the
-        minimum size with at most the allowed number of long tickets (``ActionTable.keep_choices``)."""
-        least, max_long = self.moves.keep_rule(s)
-        offer = s.offers[s.current]
-        size = len(offer)
-        if least > size:
-            least = size
-        for bits in range(1 << size):
-            count = longs = 0
-            for k in range(size):
-                if bits >> k & 1:
-                    count += 1
-                    t = offer[k]
-                    if t < len(self.long_ticket) and self.long_ticket[t]:
-                        longs += 1
-            if count >= least and longs <= max_long:
-                out[self.keep_first + bits] = 1
+        """The ticket choices: each subset of the offer the rules allow (``MoveGenerator.keep_subsets``, a
+        bitmask over the offer's positions) is the index ``keep_first + bitmask``."""
+        for bits in self.moves.keep_subsets(s):
+            out[self.keep_first + bits] = 1
 
 
 def new_arrays(codec: Any, game: TTRGame) -> TTRArrays:

@@ -8,7 +8,6 @@ equals the one produced by ``legal_actions``. The notation is documented in ``do
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import TYPE_CHECKING
 
@@ -24,7 +23,6 @@ NONE = -1  # "no colour" in a payment: only locomotives were played
 # offers, which differ from game to game, so they are cleared when full: unbounded, they grew the
 # long-lived heap (tens of thousands of lists and actions) that every full garbage collection walks.
 KEEP_MEMO = 4_096  # ticket subsets -> their KeepTickets action
-KEEP_LISTS_MEMO = 1_024  # (offer, min, max long) -> every legal subset to keep
 
 
 class DrawCard(Action):
@@ -135,7 +133,7 @@ class ActionTable:
         self._pays: dict[tuple[int, int, int], PayTunnel] = {}
         # keyed by the tickets offered, which differ from game to game: cleared when full (see KEEP_MEMO)
         self._keeps: dict[tuple[int, ...], KeepTickets] = {}
-        self._keep_lists: dict[tuple[object, ...], list[KeepTickets]] = {}
+        self._ticket_ids = [t.id for t in board.tickets]
 
     # ----------------------------------------------------------------- constructors (interned)
     def draw(self, card: int) -> DrawCard:
@@ -188,29 +186,14 @@ class ActionTable:
         if action is None:
             if len(self._keeps) >= KEEP_MEMO:
                 self._keeps.clear()  # actions compare by key: a new object equals the old one
-            ids = " ".join(self.board.tickets[t].id for t in tickets) or "none"  # Mega: no long ticket
+            ids = " ".join([self._ticket_ids[t] for t in tickets]) or "none"  # Mega: no long ticket
             action = self._keeps[tickets] = KeepTickets(("keep", tickets), f"keep {ids}")
         return action
 
-    def keep_choices(self, offer: list[int], min_keep: int, max_long: int) -> list[KeepTickets]:
-        """Every legal subset of ``offer`` to keep (at least ``min_keep``, at most ``max_long`` long)."""
-        key = (tuple(offer), min_keep, max_long)
-        found = self._keep_lists.get(key)
-        if found is None:
-            if len(self._keep_lists) >= KEEP_LISTS_MEMO:
-                self._keep_lists.clear()
-            found = self._keep_lists[key] = self._keep_choices(offer, min_keep, max_long)
-        return list(found)  # callers may keep or edit their list; the memo stays intact
-
-    def _keep_choices(self, offer: list[int], min_keep: int, max_long: int) -> list[KeepTickets]:
-        tickets = self.board.tickets
-        ordered = sorted(offer)
-        out = []
-        for size in range(min(min_keep, len(ordered)), len(ordered) + 1):  # size 0: keep none (Mega's long step)
-            for combo in itertools.combinations(ordered, size):
-                if sum(1 for t in combo if t < len(tickets) and tickets[t].long) <= max_long:
-                    out.append(self.keep(combo))
-        return out
+    def keep_choices(self, offer: list[int], subsets: list[int]) -> list[KeepTickets]:
+        """The actions keeping each subset of ``offer`` (bitmasks over its positions, as
+        ``MoveGenerator.keep_subsets`` gives them)."""
+        return [self.keep(tuple(sorted([t for k, t in enumerate(offer) if bits >> k & 1]))) for bits in subsets]
 
     # ----------------------------------------------------------------- parsing
     def parse_cards(self, text: str) -> tuple[int, int, int]:

@@ -11,12 +11,14 @@ cdef class MoveGenerator:
     cdef tuple station_costs, closed_with
     cdef list twins  # per route: the other lanes of its double route
     cdef list identical_to  # per route: the lowest-id identical lane, else itself
+    cdef list is_long  # per ticket: whether it is a long one
     # the kinds of route (colour, length, ferry locomotives) and their routes, in the engine's order
     cdef list kind_color, kind_length, kind_ferry, kind_routes
     cdef list pay_runs  # [colour][lo][stop]: the payments (colour, lo) .. (colour, stop - 1)
 
     cpdef legal_actions(self, State s)
     cpdef keep_rule(self, State s)
+    cpdef keep_subsets(self, State s)
     cpdef can_draw_second(self, State s)
     cpdef second_draws(self, State s)
     cpdef tunnel_payments(self, State s)

@@ -21,6 +21,7 @@ Compiled, the loops run over C ints (see ``@cython.locals``); interpreted, the s
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
@@ -61,6 +62,7 @@ class MoveGenerator:
         routes = board.routes
         self.twins = [tuple(r.twins) for r in routes]
         self.identical_to = [r.identical_to for r in routes]
+        self.is_long = [t.long for t in board.tickets]
         by_kind: dict[tuple[int, int, int], list[int]] = {}
         for r in routes:
             by_kind.setdefault((r.color, r.length, r.locomotives), []).append(r.index)
@@ -94,8 +96,7 @@ class MoveGenerator:
         if phase == SECOND_DRAW:
             return self.second_draws(s)
         if phase in (KEEP, INITIAL):
-            least, max_long = self.keep_rule(s)
-            return self.table.keep_choices(s.offers[s.current], least, max_long)
+            return self.table.keep_choices(s.offers[s.current], self.keep_subsets(s))
         if phase == TUNNEL:
             return [*self.tunnel_payments(s), self.table.decline]
         return []
@@ -111,6 +112,29 @@ class MoveGenerator:
             step = self.variant.initial.steps[s.deal_step]
             return step.least(len(s.tickets[s.current]), len(offer)), step.max_keep_long
         return min(self.variant.draw_min_keep, len(offer)), len(offer)
+
+    @cython.ccall
+    @cython.locals(s=State, least=cython.int, max_long=cython.int, n=cython.int, size=cython.int, k=cython.int,
+                   bits=cython.int, longs=cython.int)
+    def keep_subsets(self, s: State) -> list[int]:
+        """Every set of offered tickets the player to move may keep, as bitmasks over the offer's positions:
+        at least the minimum, at most the allowed number of long tickets (``keep_rule``); smaller sets
+        first, and sets of one size in the order of their ticket indices."""
+        least, max_long = self.keep_rule(s)
+        offer = s.offers[s.current]
+        n = len(offer)
+        by_ticket = sorted(range(n), key=offer.__getitem__)
+        out: list[int] = []
+        for size in range(min(least, n), n + 1):  # size 0: keep none (Mega's long step)
+            for combo in itertools.combinations(by_ticket, size):
+                bits = longs = 0
+                for k in combo:
+                    bits |= 1 << k
+                    if self.is_long[offer[k]]:
+                        longs += 1
+                if longs <= max_long:
+                    out.append(bits)
+        return out
 
     @cython.ccall
     @cython.locals(s=State, c=cython.int)
