@@ -249,6 +249,112 @@ def test_phone_bottom_bar_and_zoom(web_server: Server, browser: Any, shots: Path
         page.context.close()
 
 
+# For every route: the widest stretch (CSS px) across it, at points along it, where a tap goes to it
+# straight away, and whether a tap on it anywhere offers it in the menu of near targets (aim.js).
+ROUTE_TARGETS = """() => { const ui = window.__tracklayer, m = document.querySelector('#board svg').getScreenCTM();
+  return ui.board.routes.map((r) => {
+    const g = ui.drawing.routes[r.i].g, group = Math.min(r.i, ...r.twins);
+    const dx = g.bx - g.ax, dy = g.by - g.ay, len = Math.hypot(dx, dy);
+    let wide = 0, offered = false;
+    for (let k = 0.15; k < 0.86; k += 0.05) {
+      const x = g.ax + k * dx, y = g.ay + k * dy;
+      const p = new DOMPoint(x, y).matrixTransform(m), q = new DOMPoint(x - dy / len, y + dx / len).matrixTransform(m);
+      const n = Math.hypot(q.x - p.x, q.y - p.y), nx = (q.x - p.x) / n, ny = (q.y - p.y) / n;
+      const aim = (j) => ui.aim.resolve(p.x + nx * j, p.y + ny * j);
+      const mine = (j) => aim(j)?.target?.group === group;
+      offered ||= (aim(0)?.choose || []).some((t) => t.group === group);
+      if (!mine(0)) continue;
+      let lo = 0, hi = 0;
+      while (hi < 80 && mine(hi + 1)) hi++;
+      while (lo < 80 && mine(-(lo + 1))) lo++;
+      wide = Math.max(wide, lo + hi + 1);
+    }
+    return { route: r.label, wide, offered };
+  }); }"""
+
+
+# the cities (a station can be built) that a tap on them neither takes nor offers in the menu
+CITIES_MISSED = """() => { const ui = window.__tracklayer, m = document.querySelector('#board svg').getScreenCTM();
+  return ui.board.cities.filter((c) => {
+    const p = new DOMPoint(c.x, c.y).matrixTransform(m), a = ui.aim.resolve(p.x, p.y);
+    return !(a?.target?.label === c.display || (a?.choose || []).some((t) => t.label === c.display));
+  }).map((c) => c.name); }"""
+# client coordinates of a route's middle, in view, that a tap takes straight away
+ROUTE_IN_VIEW = """() => { const ui = window.__tracklayer, svg = document.querySelector('#board svg');
+  const box = svg.getBoundingClientRect();
+  for (const r of ui.board.routes) {
+    const g = ui.drawing.routes[r.i].g;
+    const p = new DOMPoint((g.ax + g.bx) / 2, (g.ay + g.by) / 2).matrixTransform(svg.getScreenCTM());
+    if (p.x < box.left + 30 || p.x > box.right - 60 || p.y < box.top + 30 || p.y > box.bottom - 30) continue;
+    if (ui.aim.resolve(p.x, p.y)?.target?.group === Math.min(r.i, ...r.twins)) return [p.x, p.y];
+  }
+  return null; }"""
+# client coordinates, in view, of a tap that asks which of the near targets
+CHOICE_IN_VIEW = """() => { const ui = window.__tracklayer;
+  const box = document.querySelector('#board svg').getBoundingClientRect();
+  for (let y = box.top + 40; y < box.bottom - 40; y += 3)
+    for (let x = box.left + 40; x < box.right - 70; x += 3) if (ui.aim.resolve(x, y)?.choose) return [x, y];
+  return null; }"""
+ZOOM_TO_BRUXELLES = """() => { const ui = window.__tracklayer, c = ui.board.cities.find((x) => x.name === 'Bruxelles');
+  ui.zoom.reset();
+  const p = new DOMPoint(c.x, c.y).matrixTransform(document.querySelector('#board svg').getScreenCTM());
+  ui.zoom.zoomAt(ui.aim.scale(), p.x, p.y); }"""
+
+
+def test_phone_every_route_and_city_is_a_finger_target(web_server: Server, browser: Any, shots: Path) -> None:
+    out = web_server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
+    for locale in ("en-US", "de-DE"):
+        page = new_page(browser, 390, 844, locale=locale, phone=True)
+        try:
+            page.goto(web_server.base + out["seats"][0]["link"])
+            if locale == "en-US":
+                page.wait_for_selector("#action input[data-ticket]")
+                keep_tickets(page)
+            wait_my_turn(page)
+            svg = page.locator("#board svg")
+            # on the whole board a tap zooms in around itself (one step) and claims nothing
+            b = svg.bounding_box()
+            page.touchscreen.tap(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+            zoom = float(svg.get_attribute("data-zoom"))
+            assert 2 <= zoom <= 4, zoom
+            assert page.locator("#action input[name=payment]").count() == 0
+            # after that one step every route is a target of 44 px or more, or offered in the menu of near ones
+            targets = page.evaluate(ROUTE_TARGETS)
+            assert len(targets) == 101
+            small = [t for t in targets if t["wide"] < 44 and not t["offered"]]
+            assert not small, small
+            assert sorted(t["wide"] for t in targets)[len(targets) // 10] >= 44  # nine in ten straight away
+            # a city (a station can be built) is its own target, or offered beside the routes at its edge
+            cities = page.evaluate(CITIES_MISSED)
+            assert cities == [], cities
+            # a real tap on a route's widest place opens its claim or says why it cannot be claimed
+            spot = page.evaluate(ROUTE_IN_VIEW)
+            assert spot, "no route's middle is a target in view"
+            page.evaluate("() => { document.getElementById('toast').hidden = true; }")
+            page.touchscreen.tap(*spot)
+            page.wait_for_function("""() => document.querySelector('#action input[name=payment]')
+                || !document.getElementById('toast').hidden""")
+            # between two routes about as near, a tap asks which, with buttons of 44 px
+            spot = page.evaluate(CHOICE_IN_VIEW)
+            if spot is None:  # none in this part of the board: the densest part, Benelux, has some
+                page.evaluate(ZOOM_TO_BRUXELLES)
+                spot = page.evaluate(CHOICE_IN_VIEW)
+            assert spot, "no tap between two routes in view"
+            page.touchscreen.tap(*spot)
+            menu = page.locator(".aim-menu")
+            menu.wait_for()
+            heights = menu.locator("button").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)")
+            assert len(heights) >= 2 and min(heights) >= 44, heights
+            if locale == "de-DE":
+                assert menu.locator(".aim-title").inner_text() == "Welche?"
+            page.screenshot(path=str(shots / f"play-phone-aim-{locale}.png"))
+            menu.locator("button").first.click()
+            assert menu.count() == 0
+            assert not page.errors, page.errors
+        finally:
+            page.context.close()
+
+
 def test_keyboard_skip_links_and_roving_focus(web_server: Server, browser: Any) -> None:
     out = web_server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot"}], first_player=0)
     page = new_page(browser, 1366, 768)

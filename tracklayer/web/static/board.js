@@ -88,6 +88,13 @@ function star(cx, cy, r) {
   return s("polygon", { points: pts.join(" "), fill: "#e0a400", stroke: "#6b4a00", "stroke-width": 1.2 });
 }
 
+/** The line from (ax, ay) to (bx, by) without `cut` board units at each end. */
+function trim({ ax, ay, bx, by }, cut) {
+  const d = Math.hypot(bx - ax, by - ay) || 1,
+    k = Math.min(0.5, cut / d);
+  return { x1: ax + (bx - ax) * k, y1: ay + (by - ay) * k, x2: bx - (bx - ax) * k, y2: by - (by - ay) * k };
+}
+
 export class TTRBoard {
   constructor(board, handlers) {
     this.b = board;
@@ -248,6 +255,24 @@ export class TTRBoard {
     const mx = (g.ax + g.bx) / 2,
       my = (g.ay + g.by) / 2;
     return { group, segs, g, tip, mid: [mx, my] };
+  }
+
+  // What a finger can aim at (aim.js): every route, the lanes of a double route as one; the cities while the
+  // player may build a station
+  aimTargets() {
+    const cities = this.on.citiesTakeTaps?.() ?? false;
+    return {
+      // the cars' part of each route: a tap by a city is the city's or a route's by how near each is
+      segments: this.routes.map(({ g }, i) => ({
+        ...trim(g, CITY_R + 3),
+        group: Math.min(i, ...this.b.routes[i].twins),
+        label: `${this.b.cities[this.b.routes[i].a].display} – ${this.b.cities[this.b.routes[i].b].display}`,
+        fire: () => (this.on.aimedRoute ?? this.on.route)?.(i),
+      })),
+      points: cities
+        ? this.b.cities.map((c, i) => ({ x: c.x, y: c.y, r: CITY_R, label: c.display, fire: () => this.on.city?.(i) }))
+        : [],
+    };
   }
 
   // The route nearest to route i in the arrow's direction (within 60 degrees of it), for keyboard players.

@@ -304,7 +304,7 @@ export function ttrFamily({ send, render }) {
     );
   }
 
-  function paymentChoice(title, moves, prefixLen, cancel) {
+  function paymentChoice(title, moves, prefixLen, cancel, extra = null) {
     const sorted = cheapestFirst(moves);
     let chosen = sorted[0];
     const rows = sorted.map((m, k) => {
@@ -340,6 +340,7 @@ export function ttrFamily({ send, render }) {
       "section",
       { class: "box actionbox", id: "action" },
       h("h2", {}, title),
+      extra,
       h("div", { class: "choices", role: "radiogroup" }, rows),
       h(
         "div",
@@ -421,10 +422,39 @@ export function ttrFamily({ send, render }) {
           a: ui.board.cities[r.a].display,
           b: ui.board.cities[r.b].display,
         });
-        return paymentChoice(title, moves, moves[0].indexOf(": ") + 2, () => {
-          ui.selectedRoute = null;
-          render();
-        });
+        // the other lanes of a double route that may be claimed too: one tap away (a finger picks a lane badly)
+        const lanes = r.twins.filter((j) => claimsFor(j).length);
+        const switcher = lanes.length
+          ? h(
+              "div",
+              { class: "row lanes" },
+              lanes.map((j) =>
+                h(
+                  "button",
+                  {
+                    class: "btn",
+                    type: "button",
+                    "data-lane": j,
+                    onclick: () => {
+                      ui.selectedRoute = j;
+                      render();
+                    },
+                  },
+                  t("claim.other_lane", { color: colorName(ui.board.routes[j].color) }),
+                ),
+              ),
+            )
+          : null;
+        return paymentChoice(
+          title,
+          moves,
+          moves[0].indexOf(": ") + 2,
+          () => {
+            ui.selectedRoute = null;
+            render();
+          },
+          switcher,
+        );
       }
       ui.selectedRoute = null;
     }
@@ -636,7 +666,13 @@ export function ttrFamily({ send, render }) {
   }
 
   return {
-    makeDrawing: (board) => new TTRBoard(board, { route: onRoute, city: onCity }),
+    makeDrawing: (board) =>
+      new TTRBoard(board, {
+        route: onRoute,
+        aimedRoute: (i) => onRoute([i, ...ui.board.routes[i].twins].find((j) => claimsFor(j).length) ?? i),
+        city: onCity,
+        citiesTakeTaps: () => legal().some((m) => m.startsWith("station ")),
+      }),
     hint,
     beforeRender: () => {},
     draw,

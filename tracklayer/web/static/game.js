@@ -3,6 +3,7 @@
 // The server is authoritative: this page only ever sends move texts from the legal list it was given
 // (or typed by the player) together with the index of the move it expects to make.
 import { h, icon, logo, token, store, gameTitle, variantTitle } from "./common.js";
+import { attachAim } from "./aim.js";
 import { attachZoom } from "./zoom.js";
 import { init as initI18n, t, picker, onLangChange, list } from "./i18n.js";
 import { accountBox } from "./account.js";
@@ -144,6 +145,8 @@ function buildBoard() {
   $("board").replaceChildren(ui.drawing.svg);
   ui.zoom = attachZoom(ui.drawing.svg);
   $("board").append(ui.zoom.controls);
+  const drawing = ui.drawing;
+  if ("aimTargets" in drawing) ui.aim = attachAim(drawing.svg, ui.zoom, () => drawing.aimTargets());
   const vb = ui.drawing.svg.viewBox.baseVal;
   $("board").style.setProperty("--board-ratio", `${vb.width} / ${vb.height}`); // phones: the board's own shape
   // the route with keyboard focus stays in view on a zoomed board

@@ -50,6 +50,7 @@ export const ui = {
   keepKey: "",
   retry: 500,
   zoom: null, // pan and zoom of the board (zoom.js)
+  aim: null, // a finger's taps on the board (aim.js)
   roundsSeen: null, // Trans: finished rounds whose summary the player has closed
   roundShown: null, // Trans: index into view.rounds of the round drawn on the board, or null for the table
   ticketsOf: null, // game over: the seat whose tickets are drawn on the map

@@ -18,13 +18,17 @@ export function attachZoom(svg) {
     moved = false;
 
   const scale = () => home[2] / vb[2]; // 1 = the whole board
+  // CSS pixels per board unit at the present zoom (preserveAspectRatio meet: the tighter of the two)
+  function pxPerUnit() {
+    const rect = svg.getBoundingClientRect();
+    return rect.width ? Math.min(rect.width / vb[2], rect.height / vb[3] || Infinity) : 1;
+  }
   function apply() {
     svg.setAttribute("viewBox", vb.map((x) => x.toFixed(2)).join(" "));
-    const rect = svg.getBoundingClientRect();
-    const pxPerUnit = rect.width ? Math.min(rect.width / vb[2], rect.height / vb[3] || Infinity) : 1;
+    const px = pxPerUnit();
     // hit strokes: 44 px when zoomed in far enough, never so wide at full view that routes overlap badly
     // (only when zoomed: at the whole board wide strokes would cover the neighbouring routes)
-    const hit = Math.max(13, Math.min(TARGET_PX / pxPerUnit, 30));
+    const hit = Math.max(13, Math.min(TARGET_PX / px, 30));
     if (scale() > 1.01) svg.style.setProperty("--hit", hit.toFixed(1));
     else svg.style.removeProperty("--hit");
     svg.dataset.zoom = scale().toFixed(2);
@@ -159,6 +163,7 @@ export function attachZoom(svg) {
     reset,
     controls,
     scale,
+    pxPerUnit,
     focusPoint(x, y) {
       // keep a board point in view (keyboard focus)
       if (scale() <= 1.01) return;
