@@ -1,13 +1,13 @@
 """Information-set Monte Carlo search for Ticket to Ride (determinized, paired, at the root).
 
 The bot sees only its view. For every search world it samples one complete game state that agrees
-with that view (``sample_world``): the cards it cannot see (deck, discard pile, the unknown part of
-each opponent's hand) are dealt at random from the cards that are not visible anywhere, keeping
-every public count (deck size, discard size, hand sizes) and the cards each opponent is known to
-hold because it took them face up (tracked from the public log, less what it has paid since);
-each opponent's tickets are drawn from the tickets the bot has not seen, as many as the view
-shows (long tickets where the ticket deck's size requires them). The world becomes a private
-engine game (``tracklayer.new_game`` plus direct state setup), never the real one.
+with that view (``sample_world``, the engine's public belief sampler :func:`tracklayer.ttr.belief.sample_from_view`):
+the cards it cannot see (deck, discard pile, the unknown part of each opponent's hand) are dealt at
+random from the cards that are not visible anywhere, keeping every public count (deck size, discard
+size, hand sizes) and the cards each opponent is known to hold because it took them face up (tracked
+from the public log, less what it has paid since); each opponent's tickets are drawn from the tickets
+the bot has not seen, as many as the view shows (long tickets where the ticket deck's size requires
+them). The world is a private engine game, never the real one.
 
 Candidate moves come from the planner (its own choice first) plus the most promising claims and
 card draws. Every candidate is played in the same sampled worlds with the same dice (common random
@@ -33,71 +33,21 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import tracklayer
 from tracklayer.bots.base import Budget, move_seed
 from tracklayer.bots.ttr_common import GRAY, INF, BoardInfo, Obs, Planner
 from tracklayer.bots.ttr_heuristic import HeuristicBot, Moves
 from tracklayer.core.errors import IllegalAction
 from tracklayer.core.rng import Rng
+from tracklayer.ttr import belief
 
 DEFAULT_ITERATIONS = 160  # simulations per searched move (reproducible: no clock involved)
 MAX_SECONDS: float | None = None  # no time cap unless a Budget asks for one
 
 
-def parse_payment(info: BoardInfo, text: str) -> tuple[int, int, int]:
-    """``"2 white + 1 locomotive"`` -> (colour or -1, n_colour, n_loco)."""
-    color, n_color, n_loco = -1, 0, 0
-    for term in text.split("+"):
-        parts = term.strip().split(" ", 1)
-        if len(parts) != 2:
-            continue
-        k, name = int(parts[0]), parts[1].strip()
-        c = info.card_index.get(name)
-        if c is None and name.endswith("s"):
-            c = info.card_index.get(name[:-1])
-        if c is None:
-            continue
-        if c == info.loco:
-            n_loco += k
-        else:
-            color, n_color = c, n_color + k
-    return color, n_color, n_loco
-
-
 def known_cards(obs: Obs) -> list[list[int]]:
-    """Cards each player is publicly known to hold: taken face up and not paid out since."""
-    info = obs.info
-    known = [[0] * info.n_cards for _ in range(obs.n)]
-    pending: dict[int, list[int]] = {}  # a tunnel claim's removed known cards, in case it is declined
-    for entry in obs.view.get("log", []):
-        p, move = entry["player"], entry["move"]
-        k = known[p]
-        word, _, rest = move.partition(" ")
-        if word == "draw":
-            c = info.card_index.get(rest.strip())
-            if c is not None:
-                k[c] += 1
-        elif word in ("claim", "station", "pay:"):
-            pay = rest if word == "pay:" else rest.partition(":")[2]
-            color, n_color, n_loco = parse_payment(info, pay)
-            removed = [0] * info.n_cards
-            if n_color and color >= 0:
-                removed[color] = min(k[color], n_color)
-            removed[info.loco] = min(k[info.loco], n_loco)
-            for c, x in enumerate(removed):
-                k[c] -= x
-            if word == "claim":
-                pending[p] = removed
-        elif word == "decline" and p in pending:
-            for c, x in enumerate(pending.pop(p)):
-                k[c] += x
-    for p in range(obs.n):
-        total = sum(known[p])
-        while total > obs.cards[p]:  # a tracking slip must never break the counts
-            c = max(range(info.n_cards), key=lambda x: known[p][x])
-            known[p][c] -= 1
-            total -= 1
-    return known
+    """Cards each player is publicly known to hold: taken face up and not paid out since
+    (:func:`tracklayer.ttr.belief.known_cards` on the view's log)."""
+    return belief.known_cards(obs.info.board, obs.view.get("log", []), obs.cards)
 
 
 def obs_from_state(info: BoardInfo, state: Any, p: int, variant: str) -> Obs:
@@ -332,7 +282,6 @@ class MCTSBot:
         rejection), so the budget goes to the close calls.
         """
         rng = random.Random(move_seed(self.seed, obs.view, "mcts"))
-        known = known_cards(obs)
         deadline = None if seconds is None else time.perf_counter() + seconds
         alive = list(range(len(cands)))
         values: list[list[float]] = [[] for _ in cands]
@@ -341,7 +290,7 @@ class MCTSBot:
         while used + len(alive) <= iterations or worlds < 2:
             if deadline is not None and worlds >= 2 and time.perf_counter() > deadline:
                 break
-            world = self.sample_world(obs, known, rng)
+            world = self.sample_world(obs, rng)
             dice = rng.getrandbits(63)
             for k in alive:
                 g = world.clone()
@@ -374,84 +323,10 @@ class MCTSBot:
         var = sum((x - mean) ** 2 for x in d) / (m - 1)
         return mean, math.sqrt(var / m)
 
-    def sample_world(self, obs: Obs, known: list[list[int]], rng: random.Random) -> Any:
-        """A complete private game consistent with ``obs`` (see the module doc)."""
-        info = obs.info
-        b = info.board
-        me = obs.seat
-        g = tracklayer.new_game(obs.view["game"], obs.n, seed=rng.getrandbits(63), variant=obs.variant)
-        s = g.state
-        # cards: everything not visible to me is pooled and dealt to the hidden places
-        pool_counts = list(info.total_cards)
-        for c, k in enumerate(obs.hand):
-            pool_counts[c] -= k
-        for c in obs.market:
-            if c >= 0:
-                pool_counts[c] -= 1
-        for p in range(obs.n):
-            if p != me:
-                for c, k in enumerate(known[p]):
-                    pool_counts[c] -= k
-        pool = [c for c, k in enumerate(pool_counts) for _ in range(max(0, k))]
-        rng.shuffle(pool)
-        hands = []
-        for p in range(obs.n):
-            if p == me:
-                hands.append(list(obs.hand))
-                continue
-            h = list(known[p])
-            for _ in range(obs.cards[p] - sum(h)):
-                h[pool.pop() if pool else rng.randrange(info.n_cards)] += 1
-            hands.append(h)
-        discard = [pool.pop() if pool else rng.randrange(info.loco) for _ in range(obs.discard)]
-        deck = [pool.pop() if pool else rng.randrange(info.loco) for _ in range(obs.deck)]
-        # tickets: opponents' from the tickets I have not seen
-        var = b.variants[obs.variant]
-        longs, regular = b.tickets_for(var)
-        mine = set(obs.tickets) | set(obs.offer)
-        free_reg = [t for t in regular if t not in mine]
-        free_long = [t for t in longs if t not in mine]
-        rng.shuffle(free_reg)
-        rng.shuffle(free_long)
-        # the ticket deck's size is fixed, so opponents hold long tickets when the regular ones
-        # cannot fill both the deck and their hands; otherwise each holds one with even odds
-        opponents = [p for p in range(obs.n) if p != me and obs.n_tickets[p]]
-        short = obs.ticket_deck + sum(obs.n_tickets[p] for p in opponents) - len(free_reg)
-        tickets = [list(obs.tickets) if p == me else [] for p in range(obs.n)]
-        for p in sorted(opponents, key=lambda _: rng.random()):
-            if free_long and (short > 0 or rng.random() < 0.5):
-                tickets[p].append(free_long.pop())
-                short -= 1
-        for p in opponents:
-            while len(tickets[p]) < obs.n_tickets[p] and free_reg:
-                tickets[p].append(free_reg.pop())
-        s.hands = hands
-        s.deck = deck
-        s.discard = discard
-        s.market = list(obs.market)
-        s.wagons = list(obs.wagons)
-        s.stations_left = list(obs.stations_left)
-        s.station_owner = list(obs.station_owner)
-        s.route_owner = list(obs.route_owner)
-        s.route_points = [sum(info.route_points[r] for r, o in enumerate(obs.route_owner) if o == p)
-                          for p in range(obs.n)]
-        s.tickets = tickets
-        s.ticket_deck = free_reg[: obs.ticket_deck]
-        s.offers = [[] for _ in range(obs.n)]
-        s.initial_pending = []
-        s.phase = "main"
-        s.current = me
-        s.first = obs.view.get("first_player", 0)
-        s.turn = obs.turn
-        left = obs.view.get("final_turns_left")
-        s.final_turns = -1 if left is None else left
-        s.passes = 0
-        s.tunnel = None
-        s.last_reveal = []
-        s.rng = Rng(rng.getrandbits(64))
-        g.rules.resync(s)
-        g._legal = None
-        return g
+    def sample_world(self, obs: Obs, rng: random.Random) -> Any:
+        """A complete private game consistent with ``obs``: the engine's belief sampler on the view
+        (:func:`tracklayer.ttr.belief.sample_from_view`, which finds the known cards in the view itself)."""
+        return belief.sample_from_view(obs.view, rng)
 
     def simulate(self, g: Any, action: Any, obs: Obs, rng: random.Random) -> float:
         me = obs.seat
