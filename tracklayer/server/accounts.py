@@ -46,9 +46,8 @@ from typing import TYPE_CHECKING, Any
 
 import icu
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi import HTTPException, Request, WebSocket
+from fastapi.responses import Response
 from sqlalchemy import (
     Column,
     Float,
@@ -72,7 +71,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 import tracklayer
 from tracklayer.server.background import Background
-from tracklayer.server.guard import SafeJSONResponse, clean_name, json_body, shown
+from tracklayer.server.guard import clean_name
 
 if TYPE_CHECKING:
     from tracklayer.server.db import Store
@@ -644,22 +643,15 @@ def _same_origin(request: Request | WebSocket) -> bool:
 
 
 class Accounts:
-    """The account routes and the hooks the game server calls (create, join, game over)."""
+    """The sessions of requests and the hooks the game server calls (create, join, game over); the
+    routes are tracklayer.server.routers.accounts and .ratings."""
 
-    def __init__(self, engine_of: Callable[[], Engine], static: Any) -> None:
-        self._engine_of = engine_of
-        self._store: AccountStore | None = None
-        self.static = static
-        self.limiter = LoginLimiter(engine_of)
+    def __init__(self, engine: Engine) -> None:
+        self.store = AccountStore(engine)
+        self.limiter = LoginLimiter(lambda: engine)
         self.tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: Background | None = None
         self.unrateable: set[str] = set()  # games the sweep could not rebuild (logged once, not retried)
-
-    @property
-    def store(self) -> AccountStore:
-        if self._store is None or self._store.engine is not self._engine_of():
-            self._store = AccountStore(self._engine_of())
-        return self._store
 
     async def current(self, request: Request | WebSocket) -> dict[str, Any] | None:
         sid = request.cookies.get(COOKIE)
@@ -750,114 +742,10 @@ class Accounts:
             self._sweeper = Background("tracklayer-rating-sweep", run)
             self._sweeper.start()
 
-    # routes -------------------------------------------------------------------------
-    def router(self) -> APIRouter:
-        r = APIRouter()
-        static = self.static
-
-        def cookie(response: Response, request: Request, sid: str) -> None:
-            response.set_cookie(COOKIE, sid, max_age=int(self.store.session_seconds), httponly=True, samesite="lax",
-                                secure=request.url.scheme == "https", path="/")
-
-        async def credentials(request: Request) -> tuple[str, str]:
-            if not _same_origin(request):
-                raise HTTPException(403, "cross-site login refused")
-            body = await json_body(request)
-            if not isinstance(body, dict):
-                raise HTTPException(400, "send {\"username\": ..., \"password\": ...}")
-            return check_username(body.get("username")), check_password(body.get("password"))
-
-        @r.post("/api/register", status_code=201, response_model=None)
-        async def register(request: Request, response: Response) -> dict[str, Any] | Response:
-            username, password = await credentials(request)
-            address = request.client.host if request.client else "unknown"
-            # hashing is expensive: registrations count as attempts of the address
-            await asyncio.to_thread(self.limiter.check_address, address)
-            digest = await asyncio.to_thread(hasher.hash, password)
-            account_id = await asyncio.to_thread(self.store.create_account, username, digest)
-            if account_id is None:
-                holder = await asyncio.to_thread(self.store.name_holder, username)
-                if holder is not None and not holder[1]:
-                    return SafeJSONResponse({"detail": f"the username {shown(username)} looks like the existing "
-                                                       f"{shown(holder[0])}: choose another",
-                                             "code": "username-lookalike", "existing": holder[0]},
-                                            status_code=409)
-                return SafeJSONResponse({"detail": f"the username {shown(username)} is taken",
-                                         "code": "username-taken"}, status_code=409)
-            sid, csrf = await asyncio.to_thread(self.store.new_session, account_id)
-            cookie(response, request, sid)
-            return {"username": username, "csrf": csrf}
-
-        @r.post("/api/login")
-        async def login(request: Request, response: Response) -> dict[str, Any]:
-            if not _same_origin(request):
-                raise HTTPException(403, "cross-site login refused")
-            body = await json_body(request)
-            if not isinstance(body, dict) or not isinstance(body.get("username"), str) \
-                    or not isinstance(body.get("password"), str):
-                raise HTTPException(400, "send {\"username\": ..., \"password\": ...}")
-            name, password = body["username"], body["password"]
-            if len(name) > 64 or len(password) > PASSWORD_MAX:
-                raise HTTPException(401, "wrong username or password")
-            key = username_key(name.strip()) if name.isprintable() else "?"
-            address = request.client.host if request.client else "unknown"
-            await asyncio.to_thread(self.limiter.check, address, key)
-            acct = await asyncio.to_thread(self.store.find_account, name.strip())
-            try:
-                await asyncio.to_thread(hasher.verify, acct.password_hash if acct else _DUMMY_HASH, password)
-                ok = acct is not None
-            except (VerificationError, InvalidHashError):
-                ok = False
-            if not ok:
-                raise HTTPException(401, "wrong username or password")
-            await asyncio.to_thread(self.limiter.succeeded, key)
-            if hasher.check_needs_rehash(acct.password_hash):  # parameters changed since it was made
-                await asyncio.to_thread(self.store.set_hash, acct.id,
-                                        await asyncio.to_thread(hasher.hash, password))
-            sid, csrf = await asyncio.to_thread(self.store.new_session, int(acct.id))
-            cookie(response, request, sid)
-            return {"username": acct.username, "csrf": csrf}
-
-        @r.post("/api/logout")
-        async def logout(request: Request, response: Response) -> dict[str, Any]:
-            who = await self.authenticated(request)
-            if who is not None:
-                await asyncio.to_thread(self.store.end_session, request.cookies[COOKIE])
-            response.delete_cookie(COOKIE, path="/")
-            return {"ok": True}
-
-        @r.get("/api/me")
-        async def me(request: Request) -> dict[str, Any]:
-            who = await self.current(request)
-            if who is None:
-                return {"account": None}
-            return {"account": {"username": who["username"]}, "csrf": who["csrf"]}
-
-        @r.get("/api/leaderboard")
-        async def leaderboard(game: str | None = None) -> dict[str, Any]:
-            family = family_of(game)
-            if family is None:
-                raise HTTPException(400, f"'game' is a family ({', '.join(FAMILIES)}) or a game name "
-                                         f"({', '.join(tracklayer.games())}), not {shown(game)}")
-            return {"family": family, "players": await asyncio.to_thread(self.store.leaderboard, family)}
-
-        @r.get("/api/users/{username}")
-        async def user(username: str) -> dict[str, Any]:
-            out = await asyncio.to_thread(self.store.profile, username) if len(username) <= 64 else None
-            if out is None:
-                raise HTTPException(404, "no such player")
-            return out
-
-        @r.get("/u/{username}", response_class=HTMLResponse)
-        async def profile_page(username: str) -> FileResponse:
-            found = len(username) <= 64 and await asyncio.to_thread(self.store.find_account, username) is not None
-            return FileResponse(static / "profile.html", media_type="text/html", status_code=200 if found else 404)
-
-        @r.get("/leaderboard", response_class=HTMLResponse)
-        async def leaderboard_page() -> FileResponse:
-            return FileResponse(static / "leaderboard.html", media_type="text/html")
-
-        return r
+    def set_cookie(self, response: Response, request: Request, sid: str) -> None:
+        """The session cookie (``Secure`` when the request came over https)."""
+        response.set_cookie(COOKIE, sid, max_age=int(self.store.session_seconds), httponly=True, samesite="lax",
+                            secure=request.url.scheme == "https", path="/")
 
     async def close(self) -> None:
         if self._sweeper is not None:
@@ -867,9 +755,3 @@ class Accounts:
                 async with asyncio.timeout(10):  # never wait_for: tracklayer/server/lease.py
                     await task
 
-
-def install(app: FastAPI, engine_of: Callable[[], Engine], static: Any) -> Accounts:
-    """Mount the account routes on ``app``; the returned object's hooks are called by the game server."""
-    acc = Accounts(engine_of, static)
-    app.include_router(acc.router())
-    return acc
