@@ -106,3 +106,14 @@ def test_the_checks_see_a_circle_and_an_upward_import() -> None:
     g = {"tracklayer.core.a": {"tracklayer.server.b"}, "tracklayer.server.b": {"tracklayer.core.a"}}
     assert cycles(g) == [["tracklayer.core.a", "tracklayer.server.b"]]
     assert layer("tracklayer.server.b") > layer("tracklayer.core.a")  # type: ignore[operator]
+
+
+def test_the_servers_services_never_import_its_routes() -> None:
+    """Inside the server, the application (``server/app.py``) includes the routers (``server/routers/``),
+    the routers use the services (rooms, store, accounts, …), and no service imports a router or the
+    application: a service stays usable, and testable, without the web framework's routes."""
+    top = ("tracklayer.server.app", "tracklayer.server.routers")
+    wrong = [f"{a} -> {b}" for a, deps in graph().items()
+             if a.startswith("tracklayer.server.") and not a.startswith(top) for b in deps if b.startswith(top)]
+    assert wrong == []
+    assert "tracklayer.server.routers.games" in graph()["tracklayer.server.routers"]

@@ -1,7 +1,7 @@
 """A task that runs for the life of the server: started once the event loop runs, cancelled at shutdown.
 
 The game lease (``lease.py``), the matchmaker's ticker (``lobby.py``), the clocks' scanner
-(``clocks.py``), the rating sweep (``accounts.py``) and the presence heartbeat (``presence.py``) each
+(``clocks.py``), the rating sweep (``accounts/service.py``) and the presence heartbeat (``presence.py``) each
 keep one. Shutdown waits for the cancelled task to end, so no task is left
 pending when the loop closes. Whatever the task raised then is of no interest: the server is
 stopping.

@@ -29,7 +29,6 @@ import secrets
 import time
 import unicodedata
 import weakref
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, func, insert, select
@@ -148,8 +147,8 @@ def load_history(store: Store, game_id: str, limit: int = HISTORY) -> list[dict[
 class ChatHub:
     """Chat of the games of this process: rate limits, storing, delivery (local and from other processes)."""
 
-    def __init__(self, rooms: Callable[[], Rooms]) -> None:
-        self._rooms = rooms
+    def __init__(self, rooms: Rooms) -> None:
+        self.rooms = rooms
         self._per_conn: weakref.WeakKeyDictionary[Connection, Bucket] = weakref.WeakKeyDictionary()
         self._per_seat: dict[tuple[str, int], Bucket] = {}
 
@@ -181,7 +180,7 @@ class ChatHub:
                                          f"wait {math.ceil(wait)} s")
         for b in buckets:
             b.take(now)
-        entry = await asyncio.to_thread(store_message, self._rooms().store, room.id, role, seat, name, text)
+        entry = await asyncio.to_thread(store_message, self.rooms.store, room.id, role, seat, name, text)
         self.deliver(room, entry)
 
     @staticmethod
@@ -193,7 +192,7 @@ class ChatHub:
     async def welcome(self, room: Room, conn: Connection) -> None:
         """The recent history to a connection that just joined."""
         try:
-            history = await asyncio.to_thread(load_history, self._rooms().store, room.id)
+            history = await asyncio.to_thread(load_history, self.rooms.store, room.id)
         except Exception:
             log.exception("game %s: chat history could not be read", room.id)
             history = []
@@ -205,7 +204,7 @@ class ChatHub:
             data = json.loads(payload)
             if data.get("o") == ORIGIN:
                 return
-            room = self._rooms().rooms.get(data["g"])
+            room = self.rooms.rooms.get(data["g"])
             entry = data["m"]
         except (ValueError, KeyError, TypeError, AttributeError):
             log.warning("chat listener: a notification that is not understood (ignored)")

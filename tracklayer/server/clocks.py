@@ -31,14 +31,12 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, Header, HTTPException
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, insert, select, update
 
 from tracklayer.bots import resolve_bot
@@ -46,7 +44,6 @@ from tracklayer.server.background import Background
 from tracklayer.server.botpool import make_seat_bot
 from tracklayer.server.catalog import BOT_LEVELS, DEFAULT_LEVEL, FAMILY_BOTS, family
 from tracklayer.server.db import metadata
-from tracklayer.server.guard import valid_game_id
 
 if TYPE_CHECKING:
     from tracklayer.server.db import Store
@@ -496,57 +493,6 @@ class Clocks:
 
 
 # ---------------------------------------------------------------------------------------- HTTP
-def router(rooms: Any) -> APIRouter:
-    """``POST /api/games/{id}/seats/{seat}/{resign|takeback|handover}``: the seat's own token for the
-    first two; for a handover, the creator's token (any seat whose player is not connected) or another
-    seat's token (a seat that ran out its time or stayed away, ``Room.handover_in``)."""
-    api = APIRouter()
-
-    @api.post("/api/games/{game_id}/seats/{seat}/{what}")
-    async def seat_change(game_id: str, seat: int, what: str,
-                          authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        if what not in ("resign", "takeback", "handover"):
-            raise HTTPException(404, "seat actions: resign, takeback, handover")
-        room = await rooms().get(game_id) if valid_game_id(game_id) else None
-        if room is None:
-            raise HTTPException(404, "no such game")
-        c: Control | None = getattr(room, "control", None)
-        if c is None:
-            raise HTTPException(409, "this game was created before seats could change hands")
-        if not 0 <= seat < len(room.record.seats) or room.record.seats[seat]["kind"] != "human":
-            raise HTTPException(400, "'seat' must be the number of a human seat")
-        token = (authorization or "").removeprefix("Bearer ").strip()
-        if what == "handover" and token.isascii() and secrets.compare_digest(c.creator, token):
-            if any(seat in conn.access.seats and conn.access.role == "seat" for conn in room.connections):
-                raise HTTPException(409, "that player is connected: only an empty or absent seat can be handed over")
-        elif what == "handover":  # another seated player, once the seat has timed out or stayed away
-            access = room.access(token)
-            if access is None or access.role != "seat":
-                raise HTTPException(403, "hand a seat to a bot with the game's creator token or another seat's token")
-            if seat in access.seats:
-                raise HTTPException(409, "a player does not hand their own seat to a bot: resign instead")
-            room.note_presence()  # away since when, as of now
-            wait = room.handover_in(seat)
-            name = room.record.seats[seat]["name"]
-            if wait is None:
-                raise HTTPException(409, f"{name}'s seat cannot be handed over: its player is here, a bot plays "
-                                         "it, or (on a turn-based clock) it has not run out of time")
-            if wait > 0:
-                raise HTTPException(409, f"{name} has been away for less than {room.away_limit:g} s: "
-                                         f"{math.ceil(wait)} s to go")
-        else:
-            access = room.access(token)
-            if access is None or seat not in access.seats:
-                raise HTTPException(403, "send the seat's own token as 'Authorization: Bearer TOKEN'")
-        try:
-            await rooms().clocks.change(room, seat, what)
-        except ValueError as exc:
-            raise HTTPException(409, str(exc)) from None
-        return {"ok": True, "seat": seat, **c.seat_flags(seat)}
-
-    return api
-
-
 def annotate_clocks(store: Store, listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Lobby lists: each game gains ``clock`` (its preset name and seconds, or None)."""
     ids = [g["id"] for g in listed]

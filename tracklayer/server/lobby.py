@@ -30,21 +30,16 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Header, HTTPException, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi import HTTPException
 from sqlalchemy import and_, select, update
 
 import tracklayer
 from tracklayer.server.background import Background
 from tracklayer.server.catalog import game_entry
 from tracklayer.server.db import GameRecord, Store, games
-from tracklayer.server.guard import MAX_NAME, clean_name, json_body, shown, valid_game_id
-from tracklayer.server.limits import CreationLimits, Refused
+from tracklayer.server.guard import MAX_NAME, clean_name, shown
 
 log = logging.getLogger("tracklayer.server")
 
@@ -60,7 +55,7 @@ def open_seat_name(i: int) -> str:
     return f"#{i + 1}"
 
 
-def _link(game_id: str, token: str) -> str:
+def seat_link(game_id: str, token: str) -> str:
     return f"/game/{game_id}#{token}"
 
 
@@ -73,11 +68,11 @@ def creator_out(rec: GameRecord) -> dict[str, Any]:
     return out
 
 
-def _bearer(authorization: str | None) -> str:
+def bearer(authorization: str | None) -> str:
     return (authorization or "").removeprefix("Bearer ").strip()
 
 
-def _same(secret: str | None, token: Any) -> bool:
+def same_secret(secret: str | None, token: Any) -> bool:
     return (isinstance(secret, str) and bool(secret) and isinstance(token, str) and 0 < len(token) <= 128
             and token.isascii() and secrets.compare_digest(secret, token))
 
@@ -259,130 +254,12 @@ class Matchmaker:
                         self.refresh(room, row)
 
 
-def lobby_router(store: Callable[[], Store], rooms: Callable[[], Any],
-                 new_record: Callable[[dict[str, Any]], tuple[GameRecord, Any]],
-                 limits: CreationLimits) -> APIRouter:
-    """The routes of this module (``create_app`` includes them; the matchmaker is ``rooms().matchmaker``)."""
-    router = APIRouter()
-
-    @router.get("/my", response_class=HTMLResponse)
-    async def my_page() -> FileResponse:
-        return FileResponse(Path(str(resources.files("tracklayer.web"))) / "static" / "my.html", media_type="text/html")
-
-    def mm() -> Matchmaker:
-        return rooms().matchmaker
-
-    async def game_room(game_id: str) -> Any:
-        room = await rooms().get(game_id) if valid_game_id(game_id) else None
-        if room is None:
-            raise HTTPException(404, "no such game")
-        return room
-
-    @router.get("/api/games/{game_id}/links")
-    async def api_links(game_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        room = await game_room(game_id)
-        rec = room.record
-        if not _same(rec.creator_token, _bearer(authorization)):
-            raise HTTPException(403, "the links of a game are shown to its creator: send the creator token as "
-                                     "'Authorization: Bearer TOKEN'")
-        out: dict[str, Any] = {
-            "id": rec.id, "game": rec.game, "status": rec.status,
-            "seats": [{"seat": i, "name": s["name"], "kind": s["kind"],
-                       **({"token": s["token"], "link": _link(rec.id, s["token"])} if s.get("token") else {})}
-                      for i, s in enumerate(rec.seats)],
-            "spectator": {"token": rec.spectator_token, "link": _link(rec.id, rec.spectator_token)}}
-        if rec.table_token:
-            out["hotseat"] = {"token": rec.table_token, "link": _link(rec.id, rec.table_token)}
-        return out
-
-    @router.post("/api/games/{game_id}/join")
-    async def api_join(game_id: str, request: Request) -> dict[str, Any]:
-        body = await json_body(request)
-        if not isinstance(body, dict):
-            raise HTTPException(400, "the request body must be a JSON object like {\"name\": \"Ann\"}")
-        if not valid_game_id(game_id):
-            raise HTTPException(404, "no such game")
-        seat, token = await asyncio.to_thread(mm().claim, game_id, body.get("name"))
-        await mm().sync(game_id)
-        return {"id": game_id, "seat": seat, "token": token, "link": _link(game_id, token)}
-
-    @router.post("/api/quickplay")
-    async def api_quickplay(request: Request) -> dict[str, Any]:
-        body = await json_body(request)
-        if not isinstance(body, dict):
-            raise HTTPException(400, "the request body must be a JSON object")
-        name = body.get("game")
-        entry = game_entry(name) if isinstance(name, str) and name in tracklayer.games() else None
-        if entry is None:
-            raise HTTPException(400, f"unknown game {shown(name)}")
-        players = body.get("players")
-        if (not isinstance(players, int) or isinstance(players, bool)
-                or not entry["min_players"] <= players <= entry["max_players"]):
-            raise HTTPException(400, f"'players' is a number from {entry['min_players']} to {entry['max_players']}")
-        wait = body.get("wait", WAITS[0])
-        if wait not in WAITS or isinstance(wait, bool):
-            raise HTTPException(400, f"'wait' is one of {', '.join(map(str, WAITS))} (seconds before bots fill in)")
-        person = clean_name(body.get("name"), "Player", "name")
-        # the games this browser already has a seat in: quick play must not seat one person twice
-        avoid = body.get("avoid", [])
-        if not isinstance(avoid, list) or len(avoid) > 500 or not all(isinstance(x, str) for x in avoid):
-            raise HTTPException(400, "'avoid' is a list of game ids")
-        key = f"{name}/{players}"
-        for game_id in await asyncio.to_thread(mm().waiting_pool, key, set(avoid)):
-            try:
-                seat, token = await asyncio.to_thread(mm().claim, game_id, person)
-            except HTTPException:
-                continue  # taken meanwhile
-            await mm().sync(game_id)
-            return {"id": game_id, "seat": seat, "token": token, "link": _link(game_id, token), "new": False}
-        address = request.client.host if request.client else "unknown"
-        try:
-            limits.check_rate(address)
-        except Refused as exc:
-            raise HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)}) from None
-        rec, game = new_record({"game": name, "seats": [{"kind": "human", "name": person}]
-                                + [{"kind": OPEN}] * (players - 1), "first_player": None})
-        rec.quick, rec.fill_at = key, time.time() + wait
-        await asyncio.to_thread(store().create_game, rec)
-        limits.created(address, rec.id, False)
-        rooms().add(rec, game)
-        token = rec.seats[0]["token"]
-        log.info("game %s created by quick play (%s)", rec.id, key)
-        return {"id": rec.id, "seat": 0, "token": token, "link": _link(rec.id, token), "new": True}
-
-    @router.post("/api/games/status")
-    async def api_status(request: Request) -> dict[str, Any]:
-        """Per (game, token): what that token grants there and whose turn it is. Nothing a token does
-        not grant: no other token, no hidden card."""
-        body = await json_body(request)
-        items = body.get("items") if isinstance(body, dict) else None
-        if not isinstance(items, list) or len(items) > MAX_STATUS_ITEMS:
-            raise HTTPException(400, f"send {{\"items\": [{{\"game\": ID, \"token\": TOKEN}}, ...]}} "
-                                     f"(at most {MAX_STATUS_ITEMS})")
-        out = []
-        for item in items:
-            game_id = item.get("game") if isinstance(item, dict) else None
-            token = item.get("token") if isinstance(item, dict) else None
-            if not isinstance(game_id, str) or not isinstance(token, str):
-                out.append({"error": "bad-item"})
-                continue
-            try:
-                room = await game_room(game_id)
-            except HTTPException:
-                out.append({"game": game_id, "error": "no-game"})
-                continue
-            out.append(_status_of(room, token))
-        return {"items": out}
-
-    return router
-
-
-def _status_of(room: Any, token: str) -> dict[str, Any]:
+def status_of(room: Any, token: str) -> dict[str, Any]:
     rec = room.record
     access = room.access(token)
     if access is not None:
         role, controls = access.role, sorted(access.seats)
-    elif _same(rec.creator_token, token):
+    elif same_secret(rec.creator_token, token):
         role, controls = "creator", []
     else:
         return {"game": rec.id, "error": "unknown-token"}

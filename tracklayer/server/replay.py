@@ -20,16 +20,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, HTTPException
-
 import tracklayer
-from tracklayer.server.guard import valid_game_id
 
 if TYPE_CHECKING:
-    from tracklayer.server.rooms import Room, Rooms
+    from tracklayer.server.rooms import Room
 
 STRIDE = 16  # positions kept per finished game: every STRIDE-th
 CACHED_GAMES = 32  # finished games whose positions are kept
@@ -54,47 +50,22 @@ class Positions:
         return game
 
 
-def router(get_rooms: Callable[[], Rooms]) -> APIRouter:
-    api = APIRouter()
-    cache: OrderedDict[str, Positions] = OrderedDict()
+class Replays:
+    """The positions of the finished games replayed lately (at most :data:`CACHED_GAMES`)."""
 
-    async def finished(game_id: str) -> Room:
-        room = await get_rooms().get(game_id) if valid_game_id(game_id) else None
-        if room is None:
-            raise HTTPException(404, "no such game")
-        if room.broken:
-            raise HTTPException(409, room.broken)
-        if not room.game.is_over:
-            raise HTTPException(409, "the game is still running: its record and replay open once it is over")
-        return room
+    def __init__(self, games: int = CACHED_GAMES) -> None:
+        self.games = games
+        self.cache: OrderedDict[str, Positions] = OrderedDict()
 
-    @api.get("/api/games/{game_id}/record")
-    async def api_record(game_id: str) -> dict[str, Any]:
-        room = await finished(game_id)
-        return room.game.to_json()
-
-    @api.get("/api/games/{game_id}/replay")
-    async def api_replay(game_id: str, move: int | None = None, seat: int | None = None) -> dict[str, Any]:
-        room = await finished(game_id)
-        g = room.game
-        total = len(g.moves)
-        n = total if move is None else move
-        if not 0 <= n <= total:
-            raise HTTPException(400, f"'move' is a number of moves from 0 to {total}")
-        if seat is not None and not 0 <= seat < g.n_players:
-            raise HTTPException(400, f"'seat' is a seat number from 0 to {g.n_players - 1} (none: the spectator)")
-        positions = cache.get(game_id)
+    async def position(self, room: Room, n: int) -> Any:
+        """The game ``room`` after its first ``n`` moves (the game is over: its moves stay as they are)."""
+        total = len(room.game.moves)
+        positions = self.cache.get(room.id)
         if positions is None or len(positions.moves) != total:
-            texts = [str(a) for a in g.moves]
+            texts = [str(a) for a in room.game.moves]
             positions = await asyncio.to_thread(Positions, room.record.setup, texts)
-            cache[game_id] = positions
-            while len(cache) > CACHED_GAMES:
-                cache.popitem(last=False)
-        cache.move_to_end(game_id)
-        game = await asyncio.to_thread(positions.at, n)
-        return {"game_id": room.id, "game": room.record.game, "variant": room.record.variant, "move": n,
-                "moves": total, "seat": seat, "seats": [{"seat": i, "name": s["name"], "kind": s["kind"]}
-                                                      for i, s in enumerate(room.record.seats)],
-                "last": positions.moves[n - 1] if n else None, "over": game.is_over, "view": game.view(seat)}
-
-    return api
+            self.cache[room.id] = positions
+            while len(self.cache) > self.games:
+                self.cache.popitem(last=False)
+        self.cache.move_to_end(room.id)
+        return await asyncio.to_thread(positions.at, n)

@@ -392,6 +392,8 @@ class Rooms:
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster: Any = None  # several processes on PostgreSQL: tracklayer.server.cluster.Cluster
         self.chat: Any = None  # tracklayer.server.chat.ChatHub (set by the app)
+        # tracklayer.server.lobby.Matchmaker (set by the app): fanout.py refreshes waiting games with it
+        self.matchmaker: Any = None
         self.clocks = Clocks(self)  # turn clocks and stand-in bots (tracklayer.server.clocks)
         self.resume = Resume(self)  # games a bot is to move in, loaded with nobody there (tracklayer.server.resume)
         self.on_over: list[Callable[[Room], None]] = []  # called once a move stored here ended a game

@@ -27,8 +27,8 @@ from typing import IO, TYPE_CHECKING, Any
 from tracklayer.server.db import normalise_url
 
 if TYPE_CHECKING:
-    from tracklayer.server.app import Settings
     from tracklayer.server.deadlines import RequestDeadlines
+    from tracklayer.server.settings import Settings
 
 _held: list[IO[bytes]] = []  # the lock file stays open (locked) for the life of the process
 

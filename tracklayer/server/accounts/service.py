@@ -1,0 +1,151 @@
+"""The sessions of requests and the hooks the game server calls when a game is created, joined or over."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from fastapi import HTTPException, Request, WebSocket
+from fastapi.responses import Response
+from sqlalchemy.engine import Engine
+
+from tracklayer.server.accounts.limiter import LoginLimiter
+from tracklayer.server.accounts.ratings import final_ranks
+from tracklayer.server.accounts.store import AccountStore
+from tracklayer.server.accounts.sweep import SWEEP_BATCH, SWEEP_EVERY, SWEEP_GRACE, rate_unrated, with_seat_flags
+from tracklayer.server.background import Background
+
+if TYPE_CHECKING:
+    from tracklayer.server.db import Store
+
+log = logging.getLogger("tracklayer.server")
+
+
+COOKIE = "tl_session"
+CSRF_HEADER = "X-CSRF-Token"
+
+
+def _same_origin(request: Request | WebSocket) -> bool:
+    """False only for a request whose ``Origin`` names another site than the ``Host`` it was sent to."""
+    origin = request.headers.get("origin")
+    if not origin or origin == "null":
+        return origin is None
+    host = request.headers.get("host", "")
+    return origin.split("://", 1)[-1].rstrip("/") == host
+
+
+class Accounts:
+    """The sessions of requests and the hooks the game server calls (create, join, game over); the
+    routes are tracklayer.server.routers.accounts and .ratings."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.store = AccountStore(engine)
+        self.limiter = LoginLimiter(lambda: engine)
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: Background | None = None
+        self.unrateable: set[str] = set()  # games the sweep could not rebuild (logged once, not retried)
+
+    async def current(self, request: Request | WebSocket) -> dict[str, Any] | None:
+        sid = request.cookies.get(COOKIE)
+        return await asyncio.to_thread(self.store.session, sid) if sid else None
+
+    async def authenticated(self, request: Request) -> dict[str, Any] | None:
+        """The session of a state-changing request, CSRF-checked: 403 if the cookie names a live
+        session but the request lacks that session's token; None for guests."""
+        who = await self.current(request)
+        if who is None:
+            return None
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not sent.isascii() or not secrets.compare_digest(sent, who["csrf"]):
+            raise HTTPException(403, f"this request needs the {CSRF_HEADER} header (from GET /api/me)")
+        return who
+
+    # hooks ------------------------------------------------------------------------
+    async def on_create(self, request: Request, seats: list[dict[str, Any]], hotseat: bool) -> int | None:
+        """Before a game is stored: the creator's account goes on the first human seat (not in
+        hot-seat games, where one screen plays several seats). Returns that seat, or None."""
+        who = await self.authenticated(request)
+        if who is None or hotseat:
+            return None
+        for i, s in enumerate(seats):
+            if s["kind"] == "human":
+                s["account"] = who["account_id"]
+                return i
+        return None
+
+    async def after_create(self, game_id: str, seats: list[dict[str, Any]], seat: int | None) -> None:
+        if seat is not None:
+            await asyncio.to_thread(self.store.link_seat, seats[seat]["account"], game_id, seat)
+
+    async def on_join(self, ws: WebSocket, room: Any, role: str, seats: frozenset[int]) -> None:
+        """A websocket joined a seat with its token: a logged-in player's account is linked to it
+        (once; a same-site socket only, so another site cannot link a seat to a visitor's account)."""
+        if role != "seat" or len(seats) != 1 or not _same_origin(ws):
+            return
+        (seat,) = seats
+        if room.record.seats[seat].get("account") is not None or room.game.is_over:
+            return
+        who = await self.current(ws)
+        if who is None:
+            return
+        if any(s.get("account") == who["account_id"] for s in room.record.seats):
+            return
+        if await asyncio.to_thread(self.store.link_seat, who["account_id"], room.id, seat):
+            room.record.seats[seat]["account"] = who["account_id"]
+
+    def on_over(self, room: Any) -> None:
+        """A game ended in this process: rate it (in a thread; once, whoever else tries)."""
+        try:
+            ranks = final_ranks(room.game)
+        except Exception:
+            log.exception("game %s: no final ranks", room.id)
+            return
+        seats = with_seat_flags(room.record.seats, getattr(room, "control", None))
+
+        async def run() -> None:
+            try:
+                if await asyncio.to_thread(self.store.finish_game, room.id, room.record.game, seats, ranks):
+                    log.info("game %s rated", room.id)
+            except Exception:
+                log.exception("game %s: rating failed", room.id)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def start_sweeper(self, store: Store, every: float = SWEEP_EVERY, grace: float = SWEEP_GRACE) -> None:
+        """Look for games a crash left unrated now (the server is starting) and every ``every``
+        seconds after (call with the event loop running). Each look is one indexed query, plus a
+        replay per game found. On SQLite the first look needs no grace: one process serves the
+        database (``serve`` refuses several), so no other process can be rating a game right now."""
+        async def run() -> None:
+            first = True
+            while True:
+                seen = 0
+                try:
+                    wait = 0.0 if first and not store.notify else grace
+                    _, seen = await asyncio.to_thread(rate_unrated, store, wait, SWEEP_BATCH, self.unrateable)
+                except Exception:
+                    log.exception("looking for finished games left unrated failed")
+                first = False
+                await asyncio.sleep(0.5 if seen >= SWEEP_BATCH else every)
+
+        if self._sweeper is None:
+            self._sweeper = Background("tracklayer-rating-sweep", run)
+            self._sweeper.start()
+
+    def set_cookie(self, response: Response, request: Request, sid: str) -> None:
+        """The session cookie (``Secure`` when the request came over https)."""
+        response.set_cookie(COOKIE, sid, max_age=int(self.store.session_seconds), httponly=True, samesite="lax",
+                            secure=request.url.scheme == "https", path="/")
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            await self._sweeper.close()
+        for task in list(self.tasks):
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(10):  # never wait_for: tracklayer/server/lease.py
+                    await task

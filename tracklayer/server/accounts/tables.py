@@ -1,0 +1,87 @@
+"""The account tables (migrations 0003, 0006 and 0007)."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+SKELETON_MAX = 512  # characters of a stored skeleton: a 24-character name's is at most 432 (U+FDFA gives 18)
+
+# ---------------------------------------------------------------------------- tables (migration 0003)
+accounts = Table(
+    "accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(24), nullable=False),
+    Column("username_key", String(96), nullable=False, unique=True),  # casefolded: names unique ignoring case
+    # UTS #39 skeleton (migration 0007): look-alike names are one name. Unique; NULL only for an account
+    # that already looked like an older one when the column was added (the older one keeps the skeleton)
+    Column("username_skeleton", String(SKELETON_MAX), nullable=True),
+    Index("ux_accounts_username_skeleton", "username_skeleton", unique=True),
+    Column("password_hash", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+sessions = Table(
+    "sessions", metadata,
+    Column("id_hash", String(64), primary_key=True),  # sha256 of the cookie's session id
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("csrf", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+account_games = Table(
+    "account_games", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("rank", Integer, nullable=True),  # set when the game ends
+    Column("players", Integer, nullable=True),
+    Column("joined_at", Float, nullable=False),
+)
+ratings = Table(
+    "ratings", metadata,
+    Column("family", String(16), primary_key=True),
+    Column("identity", String(64), primary_key=True),  # "acct:<id>" or "bot:<name>"
+    Column("kind", String(8), nullable=False),  # human or bot
+    Column("name", String(64), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+rated_games = Table(
+    "rated_games", metadata,
+    Column("game_id", String(64), primary_key=True),  # one row per rated game: the exactly-once guard
+    Column("family", String(16), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("rated_at", Float, nullable=False),
+)
+rating_history = Table(
+    "rating_history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(64), nullable=False),
+    Column("family", String(16), nullable=False),
+    Column("identity", String(64), nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
+login_limits = Table(  # migration 0006: login attempts counted across every server process (LoginLimiter)
+    "login_limits", metadata,
+    Column("key", String(64), primary_key=True),  # sha256 of "addr\0<address>" or "name\0<username key>"
+    Column("started", Float, nullable=False),  # the window of this count started then (epoch seconds)
+    Column("count", Integer, nullable=False),
+)

@@ -1,0 +1,126 @@
+"""Games: the catalog and boards, the lobby's list, creating a game, a game's summary and a seat's view.
+
+Tokens never travel in a URL that reaches the server: invite links carry them after ``#`` (the
+browser keeps the fragment to itself) and the view endpoint reads them from the ``Authorization``
+header. So access logs hold no secrets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi.responses import JSONResponse, Response
+
+import tracklayer
+from tracklayer.server.catalog import board_data, catalog, game_entry
+from tracklayer.server.clocks import annotate_clocks, new_control, parse_clock, store_new
+from tracklayer.server.creation import bad, new_record
+from tracklayer.server.deps import AccountsDep, LimitsDep, RoomDep, RoomsDep, StoreDep
+from tracklayer.server.limits import Refused
+from tracklayer.server.lobby import creator_out
+from tracklayer.server.models import CreateGame, JSONBodyRoute
+
+log = logging.getLogger("tracklayer.server")
+router = APIRouter(tags=["games"], route_class=JSONBodyRoute)
+
+STATUSES = ("waiting", "open", "running", "over")  # waiting: a seat is still open (lobby.py)
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def refused(exc: Refused) -> HTTPException:
+    return HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)})
+
+
+def board_known(game: str) -> None:
+    if game not in tracklayer.games() or game_entry(game) is None:
+        raise HTTPException(404, f"no board {game!r}")
+
+
+def cached_json(data: Any) -> Response:
+    """Public map data: compact, and cached by browsers for an hour."""
+    return Response(json.dumps(data, separators=(",", ":")), media_type="application/json",
+                    headers={"Cache-Control": "public, max-age=3600"})
+
+
+@router.get("/api/catalog")
+async def api_catalog() -> dict[str, Any]:
+    return catalog()
+
+
+@router.get("/api/boards/{game}")
+async def api_board(game: str) -> Response:
+    board_known(game)
+    return cached_json(board_data(game))
+
+
+@router.get("/api/games")
+async def api_games(store: StoreDep, status: str | None = None) -> dict[str, Any]:
+    statuses = tuple(s for s in (status or "").split(",") if s) or None
+    if statuses is not None and not set(statuses) <= set(STATUSES):
+        raise bad(f"'status' is a comma-separated list of {', '.join(STATUSES)}")
+    listed = await asyncio.to_thread(store.list_games, 200, statuses)
+    return {"games": await asyncio.to_thread(annotate_clocks, store, listed)}
+
+
+@router.post("/api/games", status_code=201)
+async def api_create(create: CreateGame, request: Request, store: StoreDep, rooms: RoomsDep, limits: LimitsDep,
+                     acct: AccountsDep) -> JSONResponse:
+    body = create.model_dump()
+    address = client_address(request)
+    try:
+        limits.check_rate(address)
+        rec, game = new_record(body)
+        try:
+            control = new_control(parse_clock(body, rec.game), len(rec.seats))
+            control.creator = rec.creator_token or control.creator
+            control.observe(game, [s["kind"] == "human" for s in rec.seats])  # the first deadline, stored now
+        except ValueError as exc:
+            raise bad(str(exc)) from None
+        my_seat = await acct.on_create(request, rec.seats, rec.table_token is not None)
+        bot_only = all(s["kind"] == "bot" for s in rec.seats)
+        if bot_only:
+            limits.check_bot_games(address)
+    except Refused as exc:
+        raise refused(exc) from None
+    await asyncio.to_thread(store.create_game, rec)
+    await asyncio.to_thread(store_new, store, rec.id, control)
+    await acct.after_create(rec.id, rec.seats, my_seat)
+    limits.created(address, rec.id, bot_only)
+    room = rooms.add(rec, game, control)
+    rooms.kick_bots(room)
+    log.info("game %s created (%s, %d seats)", rec.id, rec.game, len(rec.seats))
+    links = [{"seat": i, "name": s["name"], "kind": s["kind"],
+              **({"token": s["token"], "link": f"/game/{rec.id}#{s['token']}"} if s.get("token") else {})}
+             for i, s in enumerate(rec.seats)]
+    out: dict[str, Any] = {"id": rec.id, "game": rec.game, "variant": rec.variant, "seats": links,
+                           "spectator": {"token": rec.spectator_token,
+                                         "link": f"/game/{rec.id}#{rec.spectator_token}"}}
+    if rec.table_token:
+        out["hotseat"] = {"token": rec.table_token, "link": f"/game/{rec.id}#{rec.table_token}"}
+    out.update(creator_out(rec))  # one creator token: links (lobby.py) and seat hand-over (clocks.py)
+    out["clock"] = control.spec
+    return JSONResponse(out, status_code=201)
+
+
+@router.get("/api/games/{game_id}")
+async def api_game(room: RoomDep) -> dict[str, Any]:
+    g = room.game
+    return {"id": room.id, "game": room.record.game, "variant": room.record.variant,
+            "status": room.record.status, "moves": len(g.moves), "seats": room.seat_info(),
+            "current_player": g.current_player}
+
+
+@router.get("/api/games/{game_id}/view")
+async def api_view(room: RoomDep, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    token = (authorization or "").removeprefix("Bearer ").strip()
+    access = room.access(token)
+    if access is None:
+        raise HTTPException(403, "send your seat or spectator token as 'Authorization: Bearer TOKEN'")
+    return room.state_message(access)
