@@ -234,8 +234,13 @@ def _print_lab(result: dict[str, Any], console: Console) -> None:
         habits.add_column("Bot", no_wrap=True)
         for _key, title in columns:
             habits.add_column(title, justify="right", no_wrap=True)
+        habits.add_column("Blocked", justify="right", no_wrap=True)
+        habits.add_column("won then", justify="right", no_wrap=True)
         for name, stats in play.items():
-            habits.add_row(name, *(f"{stats.get(key, 0):.2f}" for key, _title in columns))
+            blocked = stats.get("blocked", 0.0)
+            won = stats.get("won_after_blocked", 0.0)
+            habits.add_row(name, *(f"{stats.get(key, 0):.2f}" for key, _title in columns), f"{blocked:.0%}",
+                           f"{won / blocked:.0%}" if blocked else "-")
         console.print(habits)
     if result.get("ladder"):
         console.print("Ladder: " + " > ".join(result["ladder"]))

@@ -19,7 +19,7 @@ from tracklayer.lab.stats import elo_intervals, elo_ratings, mean_std, pairwise_
 def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Per bot: games, wins (95% Wilson CI), score mean/spread, points by source, how it played (Ticket to
     Ride: cards held at the end, ticket draws, face-up locomotives, stations built and used, failed
-    tickets), game length, move time."""
+    tickets, games blocked and won after a block), game length, move time."""
     bots: dict[str, dict[str, Any]] = {}
     for rec in records:
         n_win = len(rec["winners"])

@@ -19,6 +19,7 @@ from typing import Any
 
 from tracklayer.core.errors import TracklayerError
 from tracklayer.core.rng import seed_state
+from tracklayer.lab.blocks import BlockWatch
 
 BACKENDS = ("process", "ray")
 
@@ -69,10 +70,11 @@ def _source_breakdown(family: str, p: dict[str, Any]) -> dict[str, float]:
     }
 
 
-def _play_stats(game: Any, seat: int, p: dict[str, Any]) -> dict[str, float]:
+def _play_stats(game: Any, seat: int, p: dict[str, Any], blocked: bool) -> dict[str, float]:
     """How a Ticket to Ride seat played, where strong players exploit a bot: cards still in hand at the
     end (hoarding), destination ticket draws, locomotives taken face up, stations built and those that
-    borrow a route, and failed tickets (also among the sources)."""
+    borrow a route, failed tickets (also among the sources), and whether an opponent blocked one of its
+    tickets (``lab/blocks.py``) and whether it won all the same."""
     if game.family != "ttr":
         return {}
     loco = game.board.loco
@@ -85,6 +87,8 @@ def _play_stats(game: Any, seat: int, p: dict[str, Any]) -> dict[str, float]:
         "stations_built": float(len(built)),
         "stations_used": float(sum(1 for st in built if st.get("borrows"))),
         "tickets_failed": float(p.get("failed_tickets", 0)),
+        "blocked": float(blocked),
+        "won_after_blocked": float(blocked and p["rank"] == 1),
     }
 
 
@@ -108,10 +112,14 @@ def run_one(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
     count = [0] * n
     slowest = [0.0] * n
 
+    watch = BlockWatch(game) if game.family == "ttr" else None
+
     def on_move(seat: int, action: Any, dt: float) -> None:
         think[seat] += dt
         count[seat] += 1
         slowest[seat] = max(slowest[seat], dt)
+        if watch is not None:
+            watch.after_move()
 
     t0 = time.perf_counter()
     play_game(game, bots, Budget.parse(spec.budget), on_move=on_move)
@@ -126,7 +134,7 @@ def run_one(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
             "total": p["total"],
             "rank": p["rank"],
             "sources": _source_breakdown(family, p),
-            "play": _play_stats(game, seat, p),
+            "play": _play_stats(game, seat, p, watch is not None and watch.blocked[seat]),
             "moves": count[seat],
             "think_seconds": think[seat],
             "max_move_seconds": slowest[seat],
