@@ -6,7 +6,8 @@ What counts, measured in the page (``MEASURE``):
 - the document is no wider than the window (its ``clientWidth``: on a phone ``innerWidth`` grows to fit
   content wider than the screen, so it would never tell);
 - no text is cut: a text node (outside SVG) whose glyphs reach past the box of an ancestor that clips them
-  (``overflow`` hidden or clip, which an ellipsis needs too), or past the window's edge, is truncated;
+  (``overflow`` hidden or clip: its padding box; with ``text-overflow: ellipsis`` its content box, where the
+  ellipsis starts), or past the window's edge, is truncated;
   a scrolling ancestor (``overflow: auto|scroll``) stops the search, as its text can be scrolled to;
 - no table column is hidden: every heading of a table's first row is rendered, and one wider than its
   box is fine only in a box that scrolls sideways and whose scroll range reaches its first and last heading.
@@ -75,7 +76,10 @@ MEASURE = r"""() => {
       const box = a.getBoundingClientRect();
       if (box.width <= 2 || box.height <= 2) { scrolls = true; break; } // a visually hidden text (sr-only)
       const bl = a.clientLeft, bt = a.clientTop;
-      const inner = { left: box.left + bl, right: box.left + bl + a.clientWidth,
+      // an ellipsis replaces what passes the content box; a bare clip cuts at the padding box
+      const pl = s.textOverflow === "clip" ? 0 : parseFloat(s.paddingLeft);
+      const pr = s.textOverflow === "clip" ? 0 : parseFloat(s.paddingRight);
+      const inner = { left: box.left + bl + pl, right: box.left + bl + a.clientWidth - pr,
                       top: box.top + bt, bottom: box.top + bt + a.clientHeight };
       const ox = s.overflowX, oy = s.overflowY;
       if (["auto", "scroll"].includes(ox) && ["auto", "scroll"].includes(oy)) { scrolls = true; break; }
