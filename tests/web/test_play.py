@@ -571,3 +571,51 @@ def test_a_flooded_connection_toast_uses_the_phone_width(web_server: Server, bro
         assert page.errors == []
     finally:
         page.context.close()
+
+
+def test_a_built_station_is_clearly_seen(web_server: Server, browser: Any, shots: Path) -> None:
+    """A station stands on its city in its owner's colour, outlined, at least 14 px across at 1366×768, and
+    neither the city's name nor anything else lies over it (#25)."""
+    out = web_server.create("ttr-europe", [{"name": "Ann"}, {"name": "Bob"}], first_player=0)
+    ann = web_server.client(out["id"], out["seats"][0]["token"])
+    bob = web_server.client(out["id"], out["seats"][1]["token"])
+    page = new_page(browser, 1366, 768)
+    try:
+        for client in (ann, bob):
+            s = client.my_turn()
+            assert client.move(next(m for m in s["legal"] if m.startswith("keep ")))["type"] == "ack"
+        s = ann.wait_state(lambda st: st["moves"] == 2 and bool(st.get("legal")))
+        move = next(m for m in s["legal"] if m.startswith("station Wien: ") or m.startswith("station Berlin: "))
+        assert ann.move(move)["type"] == "ack"
+        city = move[len("station "):move.index(":")]
+        page.goto(web_server.base + out["seats"][1]["link"])
+        page.wait_for_function("() => window.__tracklayer.st && window.__tracklayer.st.moves === 3 && "
+                               "window.__tracklayer.board && document.querySelector('g.city')",
+                               timeout=waits.ms(20))
+        index = [c["name"] for c in page.evaluate("() => window.__tracklayer.board.cities")].index(city)
+        marker = page.evaluate("""(i) => {
+            const g = document.querySelector(`g.city[data-city="${i}"]`), st = g.querySelector('.station');
+            if (!st) return null;
+            const r = st.getBoundingClientRect(), label = g.querySelector('.city-label').getBoundingClientRect();
+            const shape = st.querySelector('path'), cs = getComputedStyle(shape);
+            const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            return {w: r.width, h: r.height, visible: st.getAttribute('visibility'), fill: shape.getAttribute('fill'),
+                    stroke: cs.stroke, strokeWidth: parseFloat(cs.strokeWidth) * shape.getScreenCTM().a,
+                    hit: !!hit && st.contains(hit),
+                    overlap: Math.max(0, Math.min(r.bottom, label.bottom) - Math.max(r.top, label.top))
+                             * Math.max(0, Math.min(r.right, label.right) - Math.max(r.left, label.left))};
+        }""", index)
+        page.screenshot(path=str(shots / "station-1366.png"))
+        assert marker is not None, "no .station marker in the city"
+        assert marker["visible"] == "visible", marker
+        assert marker["fill"] == "#12b4cc", marker  # Ann's colour
+        assert marker["stroke"] in ("rgb(17, 17, 17)", "#111"), marker
+        assert marker["strokeWidth"] >= 1.2, marker
+        assert min(marker["w"], marker["h"]) >= 14, marker
+        assert marker["hit"], marker
+        assert marker["overlap"] == 0, marker
+        assert not page.errors, page.errors
+    finally:
+        ann.close()
+        bob.close()
+        page.context.close()

@@ -316,11 +316,12 @@ export class TTRBoard {
       }),
     );
     if (c.big) g.append(s("circle", { r: 3, fill: "#3a2a1a" }));
-    this.stationSlot = this.stationSlot || [];
-    const station = s("g", { transform: "translate(9 -12)", visibility: "hidden" });
+    // a built station stands on the city as the piece does on the board: a house in the owner's colour with a
+    // dark outline, over the dot and clear of the name above it (or below it, by the board's top edge)
+    const station = s("g", { class: "station", visibility: "hidden" });
     station.append(
-      s("path", { d: "M-6 3 V-3 L0 -8 L6 -3 V3 Z", stroke: "#111", "stroke-width": 1.2 }),
-      s("text", { y: 1.5, "text-anchor": "middle", "font-size": 6.5, fill: "#fff", "font-weight": 800 }),
+      s("path", { d: "M-10 10 V-1 L0 -9 L10 -1 V10 Z", stroke: "#111", "stroke-width": 2, "stroke-linejoin": "round" }),
+      s("text", { y: 6.5, "text-anchor": "middle", "font-size": 10, fill: "#fff", "font-weight": 800 }),
     );
     g.append(station);
     const label = s("text", { class: "city-label", y: c.y < 40 ? 24 : -13, "text-anchor": "middle", text: c.display });
@@ -470,9 +471,9 @@ export class TTRBoard {
         if (c)
           g.append(
             s("circle", {
-              cx: c.x + 9,
-              cy: c.y - 12,
-              r: 15,
+              cx: c.x,
+              cy: c.y + 0.5,
+              r: 17,
               fill: color,
               "fill-opacity": 0.45,
               stroke: "#fff",

@@ -187,6 +187,26 @@ export function logo() {
 export function gameTitle(game, fallback) {
   return t(`game.${game}`, {}, fallback || game);
 }
+/**
+ * The top bar's game name: the whole title (and a variant other than the usual one), and on a phone
+ * (style.css, max-width 520px) the map's short name instead: a map variant's own name ("Mega Europe"),
+ * else the game's ("Europe", "Trans Europa"), which may wrap to a second line but is never cut.
+ * @param {string} game
+ * @param {string} fallback the board's own name, for a game the catalogs lack
+ * @param {string | null | undefined} variant
+ */
+export function gameNamePill(game, fallback, variant) {
+  const usual = !variant || variant === "standard" || variant === "classic";
+  const title = gameTitle(game, fallback) + (usual ? "" : ` · ${variantTitle(game, variant, variant)}`);
+  const mapVariant = usual ? "" : t(`variant.${game}.${variant}`, {}, "");
+  const short = mapVariant || t(`game_short.${game}`, {}, gameTitle(game, fallback));
+  return h(
+    "span",
+    { class: "pill game-name", title },
+    h("span", { class: "game-long" }, title),
+    h("span", { class: "game-short" }, short),
+  );
+}
 export function variantTitle(game, variant, fallback) {
   return t(`variant.${game}.${variant}`, {}, t(`variant.${variant}`, {}, fallback || variant));
 }

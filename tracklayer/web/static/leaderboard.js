@@ -47,8 +47,8 @@ function row(p, mine) {
     h("td", { class: "num" }, String(p.rank)),
     h("td", {}, who),
     h("td", { class: "num" }, h("b", {}, fmt(p.rating))),
-    h("td", { class: "num hide-s" }, fmt(p.mu)),
-    h("td", { class: "num hide-s" }, fmt(p.sigma)),
+    h("td", { class: "num" }, fmt(p.mu)),
+    h("td", { class: "num" }, fmt(p.sigma)),
     h("td", { class: "num" }, String(p.games)),
   );
 }
@@ -94,8 +94,8 @@ async function render() {
             h("th", { class: "num" }, "#"),
             h("th", {}, t("leaderboard.player")),
             h("th", { class: "num", title: t("leaderboard.rating_help") }, t("leaderboard.rating")),
-            h("th", { class: "num hide-s greek" }, "μ"),
-            h("th", { class: "num hide-s greek" }, "σ"),
+            h("th", { class: "num greek" }, "μ"),
+            h("th", { class: "num greek" }, "σ"),
             h("th", { class: "num" }, t("leaderboard.games")),
           ),
         ),

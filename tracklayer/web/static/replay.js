@@ -3,7 +3,7 @@
 // or any player's point of view. The server computes every view (GET /api/games/{id}/replay), as in
 // play; this page draws it with the game page's board classes. The address always names the move and
 // the point of view shown, so a copied link opens the same position.
-import { h, s, icon, logo, token, CARD_LETTER, gameTitle, variantTitle, colorName, cards } from "./common.js";
+import { h, s, icon, logo, token, CARD_LETTER, gameTitle, gameNamePill, colorName, cards } from "./common.js";
 import { TTRBoard, TransBoard } from "./board.js";
 import { init as initI18n, t, picker, onLangChange } from "./i18n.js";
 import { describeMove, cityText, logList } from "./moves.js";
@@ -136,12 +136,7 @@ function step(delta) {
 function renderTop() {
   const parts = [logo(), h("span", { class: "spacer" })];
   if (ui.board) {
-    const variant = ui.data?.variant;
-    const shown =
-      variant && variant !== "standard" && variant !== "classic"
-        ? ` · ${variantTitle(ui.board.game, variant, variant)}`
-        : "";
-    parts.push(h("span", { class: "pill game-name" }, gameTitle(ui.board.game, ui.board.name) + shown));
+    parts.push(gameNamePill(ui.board.game, ui.board.name, ui.data?.variant));
   }
   parts.push(h("span", { class: "pill" }, icon("flag"), " ", t("replay.title")), langPicker);
   $("topbar").replaceChildren(...parts.filter(Boolean));

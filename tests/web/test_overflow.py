@@ -1,0 +1,261 @@
+"""Every page a player sees fits a phone in every language (#25): at 390×844 nothing scrolls sideways, no
+label is cut off and no table column is out of reach.
+
+What counts, measured in the page (``MEASURE``):
+
+- the document is no wider than the window (its ``clientWidth``: on a phone ``innerWidth`` grows to fit
+  content wider than the screen, so it would never tell);
+- no text is cut: a text node (outside SVG) whose glyphs reach past the box of an ancestor that clips them
+  (``overflow`` hidden or clip: its padding box; with ``text-overflow: ellipsis`` its content box, where the
+  ellipsis starts), or past the window's edge, is truncated;
+  a scrolling ancestor (``overflow: auto|scroll``) stops the search, as its text can be scrolled to;
+- no table column is hidden: every heading of a table's first row is rendered, and one wider than its
+  box is fine only in a box that scrolls sideways and whose scroll range reaches its first and last heading.
+
+One server and a few games serve every language: an account's finished game (its end screen, its replay,
+the profile and the leaderboard), a game of Ticket to Ride Europe at its ticket choice and later, and a
+Trans Europa game with special cards.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests import waits
+from tests.server.helpers import Server
+from tests.web.test_play import new_page
+
+LOCALES = ["en-US", "de-DE", "fr-FR", "it-IT", "nl-NL"]
+
+MEASURE = r"""() => {
+  // the layout viewport: a phone's innerWidth grows with content wider than the screen, clientWidth does not
+  const W = document.documentElement.clientWidth, out = [];
+  const name = (e) => {
+    let s = e.tagName.toLowerCase();
+    if (e.id) return s + "#" + e.id;
+    const cls = [...e.classList].slice(0, 2).join(".");
+    if (cls) s += "." + cls;
+    const p = e.parentElement;
+    return p ? name(p).split(" ").slice(-1)[0] + " > " + s : s;
+  };
+  const add = (kind, e, text, detail) => {
+    const key = kind + name(e);
+    if (!out.some((o) => o.key === key))
+      out.push({ key, kind, selector: name(e), text: text.trim().slice(0, 60), detail });
+  };
+  const root = document.scrollingElement || document.documentElement;
+  if (root.scrollWidth > W) add("page scrolls sideways", document.documentElement, "", `${root.scrollWidth} > ${W}`);
+  const rootClips = ["hidden", "clip"].includes(getComputedStyle(document.body).overflowX) ||
+                    ["hidden", "clip"].includes(getComputedStyle(document.documentElement).overflowX);
+  // (b) cut text
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || el.closest("svg, script, style, noscript, template, option")) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility !== "visible") continue;
+    range.selectNodeContents(n);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
+    if (!rects.length) continue;
+    const left = Math.min(...rects.map((r) => r.left)), right = Math.max(...rects.map((r) => r.right));
+    const top = Math.min(...rects.map((r) => r.top)), bottom = Math.max(...rects.map((r) => r.bottom));
+    let scrolls = false;
+    for (let a = el; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      const box = a.getBoundingClientRect();
+      if (box.width <= 2 || box.height <= 2) { scrolls = true; break; } // a visually hidden text (sr-only)
+      const bl = a.clientLeft, bt = a.clientTop;
+      // an ellipsis replaces what passes the content box; a bare clip cuts at the padding box
+      const pl = s.textOverflow === "clip" ? 0 : parseFloat(s.paddingLeft);
+      const pr = s.textOverflow === "clip" ? 0 : parseFloat(s.paddingRight);
+      const inner = { left: box.left + bl + pl, right: box.left + bl + a.clientWidth - pr,
+                      top: box.top + bt, bottom: box.top + bt + a.clientHeight };
+      const ox = s.overflowX, oy = s.overflowY;
+      if (["auto", "scroll"].includes(ox) && ["auto", "scroll"].includes(oy)) { scrolls = true; break; }
+      const cutX = ["hidden", "clip"].includes(ox) && (right > inner.right + 1 || left < inner.left - 1);
+      const cutY = ["hidden", "clip"].includes(oy) && (bottom > inner.bottom + 1 || top < inner.top - 1);
+      if (cutX || cutY) {
+        add("text cut", a, a.innerText || n.textContent,
+            `${cutX ? "width" : "height"}: text ${Math.round(cutX ? right - left : bottom - top)} px in a box of ` +
+            `${cutX ? a.clientWidth : a.clientHeight} px (overflow ${ox}/${oy}, text-overflow ${s.textOverflow})`);
+        scrolls = true;
+        break;
+      }
+      if (["auto", "scroll"].includes(ox)) { scrolls = true; break; }
+    }
+    if (!scrolls && (right > W + 1 || left < -1) && (rootClips || cs.position === "fixed"))
+      add("text past the window", el, n.textContent, `${Math.round(left)}..${Math.round(right)} of ${W}`);
+  }
+  // (c) tables: every heading of the first row rendered and reachable
+  for (const table of document.querySelectorAll("table")) {
+    const tb = table.getBoundingClientRect();
+    if (!tb.width || getComputedStyle(table).visibility !== "visible" || table.closest("[hidden]")) continue;
+    const row = table.rows[0];
+    if (!row) continue;
+    const cells = [...row.cells];
+    const hidden = cells.filter((c) => !c.getClientRects().length || c.getBoundingClientRect().width < 1);
+    for (const c of hidden) add("column hidden", c, c.textContent || `column ${c.cellIndex + 1}`, "not rendered");
+    let box = null;
+    for (let a = table.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== "visible") { box = a; break; }
+    }
+    const limit = box ? box.getBoundingClientRect() : { left: 0, right: W };
+    const scrolls = box ? ["auto", "scroll"].includes(getComputedStyle(box).overflowX) : !rootClips;
+    for (const c of [cells[0], cells[cells.length - 1]]) {
+      if (!c) continue;
+      const r = c.getBoundingClientRect();
+      const inside = r.left >= limit.left - 1 && r.right <= limit.right + 1;
+      const reachable = scrolls && (box
+        ? r.right - limit.left + box.scrollLeft <= box.scrollWidth + 1 && r.left - limit.left + box.scrollLeft >= -1
+        : r.right + scrollX <= root.scrollWidth + 1);
+      if (!inside && !reachable)
+        add("column out of reach", c, c.textContent || `column ${c.cellIndex + 1}`,
+            `${Math.round(r.left)}..${Math.round(r.right)} in a box ` +
+            `${Math.round(limit.left)}..${Math.round(limit.right)}`);
+    }
+  }
+  return out.map(({ key, ...o }) => o);
+}"""
+
+SCORE_DOC = {"game": "ttr-europe", "tiebreak": "anniversary-de", "variant": "classic", "players": [
+    {"name": "Annabelle", "color": 3, "routes": [["Paris", "Frankfurt", "white"], ["Frankfurt", "München"],
+                                                 ["München", "Wien"]],
+     "stations": ["Berlin"], "tickets": [["Paris", "Wien"], ["Paris", "Berlin", 7]]},
+    {"name": "Bartholomew", "routes": [["Berlin", "Frankfurt", "red"], ["Berlin", "Danzig"]],
+     "tickets": [["Berlin", "Roma"]]},
+    {"name": "Cy"}]}
+
+
+@dataclass
+class Games:
+    username: str
+    finished: dict[str, Any]  # the account's New York game against a bot, over
+    start: dict[str, Any]  # Europe at its ticket choice
+    europe: dict[str, Any]  # Europe a turn later: hand, market, tickets
+    trans: dict[str, Any]  # Trans Europa with special cards
+
+
+def play_to_the_end(server: Server, game_id: str, token: str) -> None:
+    """Random legal moves over the websocket until the game is over (the opponent is a bot)."""
+    client = server.client(game_id, token)
+    rng = random.Random(7)
+    deadline = waits.deadline(240)
+    try:
+        while True:
+            assert time.monotonic() < deadline, "the game did not end"
+            s = client.my_turn(60)
+            if s["over"]:
+                return
+            ack = client.move(rng.choice(s["legal"]))
+            assert ack["type"] == "ack", ack
+            client.wait_state(lambda st, n=ack["index"]: st["moves"] > n)
+    finally:
+        client.close()
+
+
+def keep_all(server: Server, out: dict[str, Any]) -> None:
+    """Seat 0 keeps its whole first offer and waits for its next turn."""
+    client = server.client(out["id"], out["seats"][0]["token"])
+    try:
+        s = client.my_turn()
+        keep = max((m for m in s["legal"] if m.startswith("keep ")), key=len)
+        ack = client.move(keep)
+        assert ack["type"] == "ack", ack
+        client.wait_state(lambda st: st["moves"] > ack["index"] and bool(st.get("legal")))
+    finally:
+        client.close()
+
+
+@pytest.fixture(scope="module")
+def games(web_server: Server) -> Games:
+    username = f"Maximiliane_{secrets.token_hex(3)}"
+    with httpx.Client(base_url=web_server.base, timeout=waits.scaled(20)) as http:
+        r = http.post("/api/register", json={"username": username, "password": "a long enough password"})
+        assert r.status_code == 201, r.text
+        r = http.post("/api/games", headers={"X-CSRF-Token": r.json()["csrf"]},
+                      json={"game": "ttr-new-york", "first_player": 0,
+                            "seats": [{"name": username}, {"kind": "bot", "bot": "greedy", "name": "Robo"}]})
+        assert r.status_code == 201, r.text
+        finished = r.json()
+    play_to_the_end(web_server, finished["id"], finished["seats"][0]["token"])
+    bots = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
+    start = web_server.create("ttr-europe", [{"name": "Annabelle"}, *bots], first_player=0)
+    europe = web_server.create("ttr-europe", [{"name": "Annabelle"}, *bots], first_player=0)
+    keep_all(web_server, europe)
+    trans = web_server.create("trans-europa", [{"name": "Annabelle"}, {"kind": "bot", "bot": "steiner"},
+                                               {"kind": "bot"}], variant="special-cards", first_player=0)
+    return Games(username, finished, start, europe, trans)
+
+
+def my_turn(page: Any) -> None:
+    page.wait_for_function("() => { const s = window.__tracklayer && window.__tracklayer.st;"
+                           " return s && (s.legal || []).length }", timeout=waits.ms(30))
+
+
+def pages(games: Games) -> list[tuple[str, str, Any]]:
+    """(name, address, what to wait for or do once it is loaded) of every page a player sees."""
+    fragment = base64.urlsafe_b64encode(json.dumps(SCORE_DOC).encode()).decode().rstrip("=")
+
+    def account_form(page: Any) -> None:
+        page.wait_for_selector("#acct-open")
+        page.click("#acct-open")
+        page.wait_for_selector("#acct-form")
+
+    def sel(selector: str) -> Any:
+        return lambda page: page.wait_for_selector(selector)
+
+    def game(selector: str) -> Any:
+        def ready(page: Any) -> None:
+            page.wait_for_selector(selector)
+            my_turn(page)
+        return ready
+
+    def replay_end(page: Any) -> None:
+        page.wait_for_function("() => window.__replay && window.__replay.total > 0 && !window.__replay.loading")
+        page.click("#replay-last-btn")
+        page.wait_for_selector("#replay-result")
+
+    return [
+        ("lobby", "/", sel(".tile")),
+        ("login form", "/", account_form),
+        ("game: ticket choice", games.start["seats"][0]["link"], game("#action input[data-ticket]")),
+        ("game: a turn", games.europe["seats"][0]["link"], game("#hand")),
+        ("game: Trans Europa", games.trans["seats"][0]["link"], game("#special-cards")),
+        ("game: final scores", games.finished["seats"][0]["link"], sel("#final")),
+        ("replay", f"/replay/{games.finished['id']}", replay_end),
+        ("score page", f"/score#j={fragment}", sel("#sc-breakdown .scores")),
+        ("my games", "/my", sel("#my-list li")),
+        ("leaderboard", "/leaderboard", sel("#ladder tbody tr")),
+        ("profile", f"/u/{games.username}", sel("#profile-games tbody tr")),
+    ]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_no_cut_text_and_no_hidden_column_on_a_phone(web_server: Server, browser: Any, games: Games,
+                                                     locale: str, shots: Path) -> None:
+    page = new_page(browser, 390, 844, locale=locale, phone=True)
+    found: list[str] = []
+    try:
+        for name, address, ready in pages(games):
+            page.goto(web_server.base + address)
+            ready(page)
+            page.evaluate("() => document.fonts.ready")
+            if locale in ("en-US", "de-DE"):
+                page.screenshot(path=str(shots / f"phone-{name.replace(':', '').replace(' ', '-')}-{locale[:2]}.png"))
+            for o in page.evaluate(MEASURE):
+                found.append(f"{name} [{locale[:2]}] {o['kind']}: {o['selector']} “{o['text']}” ({o['detail']})")
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+    assert not found, f"{len(found)} cut labels or hidden columns at 390×844:\n" + "\n".join(found)
