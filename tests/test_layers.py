@@ -117,3 +117,14 @@ def test_the_servers_services_never_import_its_routes() -> None:
              if a.startswith("tracklayer.server.") and not a.startswith(top) for b in deps if b.startswith(top)]
     assert wrong == []
     assert "tracklayer.server.routers.games" in graph()["tracklayer.server.routers"]
+
+
+def test_the_network_client_imports_nothing_of_tracklayer() -> None:
+    """``tracklayer.client`` is what an outside program needs to play on a server (with httpx and
+    websockets): no engine, no server, no bot, so it can be vendored alone."""
+    assert graph()["tracklayer.client"] == set()
+    tree = ast.parse((PACKAGE / "client.py").read_text(encoding="utf-8"))
+    roots = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    roots |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert roots <= {"__future__", "collections", "dataclasses", "json", "logging", "time", "typing", "httpx",
+                     "websockets"}

@@ -115,3 +115,15 @@ class StatusRequest(Body):
     """``POST /api/games/status``: per (game, token), what that token grants there and whose turn it is."""
 
     items: Annotated[list[Any], Field(max_length=100)]
+
+
+class NewBot(Body):
+    """``POST /api/me/bots``: a bot account owned by the logged-in person."""
+
+    name: Any = Field(description="the bot account's username: 3 to 24 letters, digits, '_', '.' or '-'")
+
+
+class NewToken(Body):
+    """``POST /api/bots/{name}/tokens``: an API token of a bot account (its secret is shown once)."""
+
+    label: Any = Field(None, description="what the token is for, at most 24 characters (none: 'token')")

@@ -80,6 +80,10 @@ class LoginLimiter:
                                           .where(login_limits.c.key == key)).one()
         return int(count), float(started)
 
+    def count(self, scope: str, value: str) -> tuple[int, float]:
+        """Count one event of ``value`` in ``scope``: ``(count in its window, start of the window)``."""
+        return self._bump(self.key(scope, value), self.clock())
+
     def _refuse(self, started: float, now: float) -> HTTPException:
         retry = max(1, math.ceil(started + self.window - now))
         return HTTPException(429, "too many login attempts: wait a few minutes", headers={"Retry-After": str(retry)})
@@ -123,3 +127,25 @@ class LoginLimiter:
         with self._engine_of().begin() as conn:
             conn.execute(update(login_limits).where(login_limits.c.key == key, login_limits.c.count > 0)
                          .values(count=login_limits.c.count - 1))
+
+
+class RequestLimiter:
+    """Requests per API token: at most ``per_window`` in a window of ``window`` seconds that starts at
+    the first one, counted in the same table and by the same atomic upsert as the login attempts (so
+    every server process counts into one row). Past it: 429 with ``Retry-After``. Its rows are pruned
+    by the login limiter, whose window is longer; this one never prunes (its shorter window would
+    delete login counts early). ``per_window`` 0: no limit."""
+
+    def __init__(self, engine_of: Callable[[], Engine], per_window: int, window: float = 60.0,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.per_window, self.window = per_window, window
+        self._counter = LoginLimiter(engine_of, window=window, clock=clock, prune_every=math.inf)
+
+    def check(self, scope: str, value: str) -> None:
+        if self.per_window <= 0:
+            return
+        count, started = self._counter.count(scope, value)
+        if count > self.per_window:
+            retry = max(1, math.ceil(started + self.window - self._counter.clock()))
+            raise HTTPException(429, f"at most {self.per_window} requests in {self.window:g} s with one API token; "
+                                     f"try again in {retry} s", headers={"Retry-After": str(retry)})

@@ -12,7 +12,8 @@ from fastapi import HTTPException, Request, WebSocket
 from fastapi.responses import Response
 from sqlalchemy.engine import Engine
 
-from tracklayer.server.accounts.limiter import LoginLimiter
+from tracklayer.server.accounts.bots import TOKEN_PREFIX, BotStore
+from tracklayer.server.accounts.limiter import LoginLimiter, RequestLimiter
 from tracklayer.server.accounts.ratings import final_ranks
 from tracklayer.server.accounts.store import AccountStore
 from tracklayer.server.accounts.sweep import SWEEP_BATCH, SWEEP_EVERY, SWEEP_GRACE, rate_unrated, with_seat_flags
@@ -41,9 +42,11 @@ class Accounts:
     """The sessions of requests and the hooks the game server calls (create, join, game over); the
     routes are tracklayer.server.routers.accounts and .ratings."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, api_requests: int = 60) -> None:
         self.store = AccountStore(engine)
         self.limiter = LoginLimiter(lambda: engine)
+        self.bots = BotStore(engine)
+        self.api_limiter = RequestLimiter(lambda: engine, api_requests)
         self.tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: Background | None = None
         self.unrateable: set[str] = set()  # games the sweep could not rebuild (logged once, not retried)
@@ -63,11 +66,28 @@ class Accounts:
             raise HTTPException(403, f"this request needs the {CSRF_HEADER} header (from GET /api/me)")
         return who
 
+    async def api_bot(self, request: Request) -> dict[str, Any] | None:
+        """The bot account whose API token the request carries (``Authorization: Bearer tlb_…``),
+        counted against the token's rate: ``{"account_id", "username", "token_id"}``; None when the
+        request carries no API token (a guest, a person, or a seat token); 401 for an unknown or
+        revoked token, 429 with ``Retry-After`` past the rate. A bot's request needs no CSRF token: no
+        browser sends it by itself."""
+        token = (request.headers.get("authorization") or "").removeprefix("Bearer ").strip()
+        if not token.startswith(TOKEN_PREFIX):
+            return None
+        bot = await asyncio.to_thread(self.bots.authenticate, token)
+        if bot is None:
+            raise HTTPException(401, "unknown or revoked API token", headers={"WWW-Authenticate": "Bearer"})
+        await asyncio.to_thread(self.api_limiter.check, "token", bot["token_id"])
+        return bot
+
     # hooks ------------------------------------------------------------------------
-    async def on_create(self, request: Request, seats: list[dict[str, Any]], hotseat: bool) -> int | None:
-        """Before a game is stored: the creator's account goes on the first human seat (not in
-        hot-seat games, where one screen plays several seats). Returns that seat, or None."""
-        who = await self.authenticated(request)
+    async def on_create(self, request: Request, seats: list[dict[str, Any]], hotseat: bool,
+                        bot: dict[str, Any] | None = None) -> int | None:
+        """Before a game is stored: the creator's account (a person's, or the bot account ``bot`` of
+        an API token) goes on the first human seat (not in hot-seat games, where one screen plays
+        several seats). Returns that seat, or None."""
+        who = bot if bot is not None else await self.authenticated(request)
         if who is None or hotseat:
             return None
         for i, s in enumerate(seats):

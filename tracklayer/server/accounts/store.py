@@ -135,11 +135,22 @@ class AccountStore:
         except IntegrityError:
             return False
 
-    def seat_accounts(self, conn: Connection, game_id: str) -> dict[int, tuple[int, str]]:
-        rows = conn.execute(select(account_games.c.seat, account_games.c.account_id, accounts.c.username)
+    def seated(self, account_id: int, game_ids: Collection[str]) -> set[str]:
+        """Those of ``game_ids`` in which the account has a seat (an account has one seat a game)."""
+        if not game_ids:
+            return set()
+        with self.engine.connect() as conn:
+            return set(conn.execute(select(account_games.c.game_id).where(
+                account_games.c.account_id == account_id, account_games.c.game_id.in_(list(game_ids))))
+                .scalars().all())
+
+    def seat_accounts(self, conn: Connection, game_id: str) -> dict[int, tuple[int, str, bool]]:
+        """The accounts linked to the game's seats: seat -> (account id, username, is a bot account)."""
+        rows = conn.execute(select(account_games.c.seat, account_games.c.account_id, accounts.c.username,
+                                   accounts.c.bot_owner)
                             .select_from(account_games.join(accounts, accounts.c.id == account_games.c.account_id))
                             .where(account_games.c.game_id == game_id)).all()
-        return {int(r.seat): (int(r.account_id), r.username) for r in rows}
+        return {int(r.seat): (int(r.account_id), r.username, r.bot_owner is not None) for r in rows}
 
     # ratings
     def finish_game(self, game_id: str, game: str, seats: Sequence[dict[str, Any]], ranks: Sequence[int]) -> bool:
@@ -158,9 +169,10 @@ class AccountStore:
                     worst = max(ranks) + 1
                     for i, s in enumerate(seats):
                         rank = worst if s.get("resigned") else int(ranks[i])
-                        if i in linked:
-                            account_id, username = linked[i]
-                            entrants.append((f"acct:{account_id}", "human", username, account_id, rank))
+                        if i in linked:  # a person's account, or a bot account (an outside program)
+                            account_id, username, is_bot = linked[i]
+                            entrants.append((f"acct:{account_id}", "bot" if is_bot else "human", username,
+                                             account_id, rank))
                         elif s.get("kind") == "bot":
                             bot = str(s.get("bot") or "bot")
                             entrants.append((f"bot:{bot}", "bot", bot, None, rank))
@@ -173,7 +185,7 @@ class AccountStore:
                         # first one's commit, then fails), before anything changed
                         conn.execute(insert(rated_games).values(game_id=game_id, family=family, game=game,
                                                                 rated_at=time.time()))
-                    for seat, (account_id, _) in linked.items():  # the ranks of the account seats, for profiles
+                    for seat, (account_id, *_) in linked.items():  # the ranks of the account seats, for profiles
                         conn.execute(update(account_games).where(account_games.c.game_id == game_id,
                                                                  account_games.c.account_id == account_id)
                                      .values(rank=int(ranks[seat]), players=len(ranks)))
@@ -202,18 +214,29 @@ class AccountStore:
         with self.engine.connect() as conn:
             return list(conn.execute(query).scalars().all())
 
-    def leaderboard(self, family: str, limit: int = 200) -> list[dict[str, Any]]:
+    def leaderboard(self, family: str, limit: int = 200, kind: str | None = None) -> list[dict[str, Any]]:
+        """The ladder of a family, best first; ``kind`` ``human`` or ``bot``: only those (ranked among
+        themselves). A bot account (an outside program) is a ``bot`` with ``"account": true`` and its
+        ``owner``, the person's account that made it; the project's own bots have no ``account``."""
+        owners = accounts.alias("owners")
         with self.engine.connect() as conn:
-            rows = conn.execute(select(ratings).where(ratings.c.family == family)).all()
+            query = (select(ratings, owners.c.username.label("owner"))
+                     .select_from(ratings.outerjoin(accounts, accounts.c.id == ratings.c.account_id)
+                                  .outerjoin(owners, owners.c.id == accounts.c.bot_owner))
+                     .where(ratings.c.family == family))
+            if kind is not None:
+                query = query.where(ratings.c.kind == kind)
+            rows = conn.execute(query).all()
         table = sorted(({"name": r.name, "kind": r.kind, "identity": r.identity, "mu": r.mu, "sigma": r.sigma,
-                         "rating": ordinal(r.mu, r.sigma), "games": int(r.games)} for r in rows),
+                         "rating": ordinal(r.mu, r.sigma), "games": int(r.games),
+                         **({"account": True, "owner": r.owner} if r.owner is not None else {})} for r in rows),
                        key=lambda e: (-e["rating"], e["name"]))[:limit]
         from tracklayer.server.catalog import BOT_LEVELS
 
         levels = {bot: level for level, bot in BOT_LEVELS.get(family, [])}
         for i, e in enumerate(table):
             e["rank"] = i + 1
-            if e["kind"] == "bot" and e["name"] in levels:
+            if e["kind"] == "bot" and "account" not in e and e["name"] in levels:
                 e["level"] = levels[e["name"]]  # the lobby's level of this bot: the ladder as a difficulty scale
         return table
 
@@ -234,8 +257,13 @@ class AccountStore:
                                   .where(account_games.c.account_id == acct.id)
                                   .order_by(games.c.updated_at.desc()).limit(200)).all()
         after = {h.game_id: h for h in hist}
+        owner = None
+        if acct.bot_owner is not None:
+            with self.engine.connect() as conn:
+                owner = conn.execute(select(accounts.c.username).where(accounts.c.id == acct.bot_owner)).scalar()
         return {
             "username": acct.username, "joined": acct.created_at,
+            **({"bot": True, "owner": owner} if acct.bot_owner is not None else {}),
             "ratings": {r.family: {"rating": ordinal(r.mu, r.sigma), "mu": r.mu, "sigma": r.sigma,
                                    "games": int(r.games)} for r in rs},
             "history": [{"game_id": h.game_id, "family": h.family, "rank": h.rank, "players": h.players,

@@ -1,4 +1,4 @@
-"""The account tables (migrations 0003, 0006 and 0007)."""
+"""The account tables (migrations 0003, 0006, 0007 and 0008)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,9 @@ accounts = Table(
     Index("ux_accounts_username_skeleton", "username_skeleton", unique=True),
     Column("password_hash", Text, nullable=False),
     Column("created_at", Float, nullable=False),
+    # migration 0008: a bot account (an outside program playing over the network) names the account that
+    # owns it; NULL for a person's account. A bot account has no password: it acts with API tokens only
+    Column("bot_owner", Integer, nullable=True, index=True),
 )
 sessions = Table(
     "sessions", metadata,
@@ -84,4 +87,14 @@ login_limits = Table(  # migration 0006: login attempts counted across every ser
     Column("key", String(64), primary_key=True),  # sha256 of "addr\0<address>" or "name\0<username key>"
     Column("started", Float, nullable=False),  # the window of this count started then (epoch seconds)
     Column("count", Integer, nullable=False),
+)
+api_tokens = Table(  # migration 0008: the API tokens of bot accounts (docs/protocol.md, Bots over the network)
+    "api_tokens", metadata,
+    Column("id", String(16), primary_key=True),  # public: names the token in lists and to revoke it
+    Column("secret_hash", String(64), nullable=False, unique=True),  # sha256 of the secret; the secret is shown once
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),  # the bot account
+    Column("label", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("last_used_at", Float, nullable=True),
+    Column("revoked_at", Float, nullable=True),  # a revoked token authenticates nothing; the row stays for the list
 )

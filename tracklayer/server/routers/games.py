@@ -73,6 +73,12 @@ async def api_games(store: StoreDep, status: str | None = None) -> dict[str, Any
 async def api_create(create: CreateGame, request: Request, store: StoreDep, rooms: RoomsDep, limits: LimitsDep,
                      acct: AccountsDep) -> JSONResponse:
     body = create.model_dump()
+    bot = await acct.api_bot(request)  # a bot account's API token: its account takes the first human seat
+    if bot is not None:
+        mine = next((s for s in body["seats"] if s["kind"] == "human"), None)
+        if mine is None or body.get("hotseat"):
+            raise bad("a bot account plays a human seat of its own: give one, and no hot-seat table")
+        mine["name"] = bot["username"]
     address = client_address(request)
     try:
         limits.check_rate(address)
@@ -83,7 +89,7 @@ async def api_create(create: CreateGame, request: Request, store: StoreDep, room
             control.observe(game, [s["kind"] == "human" for s in rec.seats])  # the first deadline, stored now
         except ValueError as exc:
             raise bad(str(exc)) from None
-        my_seat = await acct.on_create(request, rec.seats, rec.table_token is not None)
+        my_seat = await acct.on_create(request, rec.seats, rec.table_token is not None, bot)
         bot_only = all(s["kind"] == "bot" for s in rec.seats)
         if bot_only:
             limits.check_bot_games(address)

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Header, HTTPException, Request
 import tracklayer
 from tracklayer.server.catalog import game_entry
 from tracklayer.server.creation import new_record
-from tracklayer.server.deps import LimitsDep, MatchmakerDep, RoomDep, RoomsDep, StoreDep
+from tracklayer.server.deps import AccountsDep, LimitsDep, MatchmakerDep, RoomDep, RoomsDep, StoreDep
 from tracklayer.server.guard import clean_name, shown, valid_game_id
 from tracklayer.server.limits import Refused
 from tracklayer.server.lobby import OPEN, WAITS, bearer, same_secret, seat_link, status_of
@@ -42,16 +42,22 @@ async def api_links(room: RoomDep, authorization: str | None = Header(default=No
 
 
 @router.post("/api/games/{game_id}/join")
-async def api_join(game_id: str, body: JoinGame, mm: MatchmakerDep) -> dict[str, Any]:
+async def api_join(game_id: str, body: JoinGame, request: Request, mm: MatchmakerDep,
+                   acct: AccountsDep) -> dict[str, Any]:
     if not valid_game_id(game_id):
         raise HTTPException(404, "no such game")
-    seat, token = await asyncio.to_thread(mm.claim, game_id, body.name)
+    bot = await acct.api_bot(request)  # a bot account's API token: the seat is its own, under its name
+    if bot is not None and game_id in await asyncio.to_thread(acct.store.seated, bot["account_id"], [game_id]):
+        raise HTTPException(409, "this bot account has a seat in that game already")
+    seat, token = await asyncio.to_thread(mm.claim, game_id, bot["username"] if bot else body.name)
+    if bot is not None:
+        await asyncio.to_thread(acct.store.link_seat, bot["account_id"], game_id, seat)
     await mm.sync(game_id)
     return {"id": game_id, "seat": seat, "token": token, "link": seat_link(game_id, token)}
 
 @router.post("/api/quickplay")
 async def api_quickplay(body: QuickPlay, request: Request, store: StoreDep, rooms: RoomsDep, limits: LimitsDep,
-                        mm: MatchmakerDep) -> dict[str, Any]:
+                        mm: MatchmakerDep, acct: AccountsDep) -> dict[str, Any]:
     name = body.game
     entry = game_entry(name) if name in tracklayer.games() else None
     if entry is None:
@@ -62,15 +68,22 @@ async def api_quickplay(body: QuickPlay, request: Request, store: StoreDep, room
     wait = body.wait
     if wait not in WAITS:
         raise HTTPException(400, f"'wait' is one of {', '.join(map(str, WAITS))} (seconds before bots fill in)")
-    person = clean_name(body.name, "Player", "name")
+    bot = await acct.api_bot(request)  # a bot account's API token: the seat is its own, under its name
+    person = bot["username"] if bot else clean_name(body.name, "Player", "name")
     # the games this browser already has a seat in: quick play must not seat one person twice
     avoid = body.avoid
     key = f"{name}/{players}"
-    for game_id in await asyncio.to_thread(mm.waiting_pool, key, set(avoid)):
+    pool = await asyncio.to_thread(mm.waiting_pool, key, set(avoid))
+    if bot is not None:  # one seat a game for an account: never the games it sits in already
+        seated = await asyncio.to_thread(acct.store.seated, bot["account_id"], pool)
+        pool = [g for g in pool if g not in seated]
+    for game_id in pool:
         try:
             seat, token = await asyncio.to_thread(mm.claim, game_id, person)
         except HTTPException:
             continue  # taken meanwhile
+        if bot is not None:
+            await asyncio.to_thread(acct.store.link_seat, bot["account_id"], game_id, seat)
         await mm.sync(game_id)
         return {"id": game_id, "seat": seat, "token": token, "link": seat_link(game_id, token), "new": False}
     address = client_address(request)
@@ -81,7 +94,11 @@ async def api_quickplay(body: QuickPlay, request: Request, store: StoreDep, room
     rec, game = new_record({"game": name, "seats": [{"kind": "human", "name": person}]
                             + [{"kind": OPEN}] * (players - 1), "first_player": None})
     rec.quick, rec.fill_at = key, time.time() + wait
+    if bot is not None:
+        rec.seats[0]["account"] = bot["account_id"]
     await asyncio.to_thread(store.create_game, rec)
+    if bot is not None:
+        await asyncio.to_thread(acct.store.link_seat, bot["account_id"], rec.id, 0)
     limits.created(address, rec.id, False)
     rooms.add(rec, game)
     token = rec.seats[0]["token"]

@@ -17,12 +17,14 @@ router = APIRouter(tags=["ratings"])
 
 
 @router.get("/api/leaderboard")
-async def leaderboard(acct: AccountsDep, game: str | None = None) -> dict[str, Any]:
+async def leaderboard(acct: AccountsDep, game: str | None = None, kind: str | None = None) -> dict[str, Any]:
     family = family_of(game)
     if family is None:
         raise HTTPException(400, f"'game' is a family ({', '.join(FAMILIES)}) or a game name "
                                  f"({', '.join(tracklayer.games())}), not {shown(game)}")
-    return {"family": family, "players": await asyncio.to_thread(acct.store.leaderboard, family)}
+    if kind not in (None, "human", "bot"):  # human: the people-only ladder, ranked among themselves
+        raise HTTPException(400, f"'kind' is human or bot, not {shown(kind)}")
+    return {"family": family, "players": await asyncio.to_thread(acct.store.leaderboard, family, 200, kind)}
 
 
 @router.get("/leaderboard", response_class=HTMLResponse)

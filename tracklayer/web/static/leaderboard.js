@@ -1,5 +1,5 @@
 // @ts-check
-// The rating ladder per game family: people and bots (each bot name one player), by openskill ordinal.
+// The rating ladder per game family: people and bots (each bot name one player, each bot account one), by openskill ordinal.
 import { h, icon, logo } from "./common.js";
 import { init as initI18n, t, picker, onLangChange } from "./i18n.js";
 import { accountBox, account } from "./account.js";
@@ -37,7 +37,14 @@ function row(p, mine) {
           "span",
           { class: "who" },
           icon("bot", 15),
-          h("span", {}, t("leaderboard.bot", { name: p.name })),
+          // a bot account (an outside program: `account`, with its owner) has a profile; the server's own bots do not
+          p.account
+            ? h(
+                "a",
+                { href: `/u/${encodeURIComponent(p.name)}`, title: p.owner || "" },
+                t("leaderboard.bot", { name: p.name }),
+              )
+            : h("span", {}, t("leaderboard.bot", { name: p.name })),
           p.level ? h("span", { class: "level" }, t(`level.${p.level}`)) : null,
         )
       : h("span", { class: "who" }, icon("person", 15), h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name));
