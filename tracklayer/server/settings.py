@@ -51,6 +51,7 @@ ENV_VARS: dict[str, tuple[str, type]] = {
     "games_per_minute": ("TRACKLAYER_GAMES_PER_MINUTE", float),
     "bot_games": ("TRACKLAYER_BOT_GAMES", int),
     "away_seconds": ("TRACKLAYER_AWAY_SECONDS", float),
+    "undo_grace": ("TRACKLAYER_UNDO_GRACE_SECONDS", float),
     "forwarded_allow_ips": ("TRACKLAYER_FORWARDED_ALLOW_IPS", str),
 }
 
@@ -77,6 +78,7 @@ class Settings:
     games_per_minute: float = 20.0  # games one client address may create a minute (0: no limit)
     bot_games: int = 3  # bot-only games one address may have running at once (0: no limit)
     away_seconds: float = 120.0  # a person away this long (no clock, or a real-time one): others may hand the seat over
+    undo_grace: float = 5.0  # seconds bots wait after a move its player may still take back (0: they never wait)
     # reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: comma-separated addresses
     # or networks ("127.0.0.1", "10.0.0.0/8"; "*": any); None: no proxy, every client is its peer address
     forwarded_allow_ips: str | None = None
