@@ -71,7 +71,9 @@ class Server:
         (its bot workers are in it): if it dies, the error carries its log; if it is not up within
         ``start_seconds`` (scaled to the machine's load), or anything interrupts the wait, the whole
         group is killed before the error goes up, so no server outlives a failed start."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith("TRACKLAYER_")} | self.env
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRACKLAYER_")}
+        # bots do not wait for a possible undo unless a test asks (tests/server/test_undo.py)
+        env |= {"TRACKLAYER_UNDO_GRACE_SECONDS": "0"} | self.env
         with self.log_path.open("ab") as log:
             self.proc = waits.track(subprocess.Popen(self.argv(), cwd=ROOT, env=env, stdout=log,
                                                      stderr=subprocess.STDOUT, **waits.NEW_SESSION))

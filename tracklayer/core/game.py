@@ -4,6 +4,12 @@ A game is ``(setup, seed, moves)``. Families supply the rules (``legal_actions(s
 ``apply(state, action) -> recorded action``), the state (``phase``, ``current``, ``clone()``,
 ``to_dict()``), notation parsing, views and results; this base turns them into the one public API
 (``legal_actions``, ``apply``, ``view``, ``result``, ``to_json``) that servers, bots and RL use.
+
+Taking moves back (``undoable``, ``undone``): the game is rebuilt from its setup and all moves but the
+last few, so a taken-back move leaves no trace, the RNG included. Only a move that showed nobody
+anything new may be taken back (docs/rules-decisions.md, "Undo"): each family says which moves reveal
+(``_secret_mark`` / ``_reveals``), and a move that ends the game always does (the final scoring shows
+every hand).
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ class BaseGame(Generic[_S]):
     def _init_log(self) -> None:
         self.moves: list[Action] = []
         self.move_log: list[tuple[int, Action, str]] = []
+        self.revealed: list[bool] = []  # per move: did it show anybody something new (see ``_reveals``)
         self._legal: Sequence[Action] | None = None
 
     # ------------------------------------------------------------------ queries
@@ -93,11 +100,46 @@ class BaseGame(Generic[_S]):
         elif not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}")
         mover = self.state.current
+        mark = self._secret_mark()
         recorded = self.rules.apply(self.state, action)
         self.moves.append(recorded)
         self.move_log.append((mover, recorded, self._public_note(recorded)))
+        self.revealed.append(self.is_over or self._reveals(mark, recorded))
         self._legal = None
         return recorded
+
+    def _secret_mark(self) -> Any:
+        """What ``_reveals`` compares after a move (cheap: it is taken before every move); families override."""
+        return None
+
+    def _reveals(self, mark: Any, action: Action) -> bool:
+        """Whether ``action``, just applied, showed anybody something they could not know before (a card
+        from a face-down pile, a reshuffle); ``mark``: ``_secret_mark()`` from before it. A family that
+        does not say counts every move as revealing, so nothing is ever taken back wrongly."""
+        return True
+
+    # ------------------------------------------------------------------ taking back
+    def undoable(self, player: int) -> int:
+        """How many of the last moves ``player`` may take back: the run of their own moves at the end of
+        the game since the last move that revealed something or was made by somebody else (0: none)."""
+        k = 0
+        for (mover, _, _), revealed in zip(reversed(self.move_log), reversed(self.revealed), strict=True):
+            if mover != player or revealed:
+                break
+            k += 1
+        return k
+
+    def undone(self, k: int = 1) -> Self:
+        """A new game: this one's setup and all its moves but the last ``k``, replayed (the same state,
+        RNG and log as before those moves were made). Checks nothing about who may do so: see ``undoable``."""
+        from tracklayer.core.registry import load_game
+
+        if not 0 < k <= len(self.moves):
+            raise IllegalAction(f"cannot take back {k} of {len(self.moves)} moves")
+        game = load_game({**self.setup(), "moves": [str(a) for a in self.moves[:-k]]})
+        if not isinstance(game, type(self)):
+            raise TracklayerError(f"rebuilding gave a {type(game).__name__}, not a {type(self).__name__}")
+        return game
 
     def _public_note(self, action: Action) -> str:
         """What everybody saw happen besides the move itself (e.g. cards revealed); families override."""
@@ -110,6 +152,7 @@ class BaseGame(Generic[_S]):
         new.state = self.state.clone()
         new.moves = self.moves[:]
         new.move_log = self.move_log[:]
+        new.revealed = self.revealed[:]
         new._legal = None
         return new
 

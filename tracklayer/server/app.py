@@ -67,7 +67,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         freeze_heap(_warm_server)  # warm up, freeze the heap, rarer collections: short GC pauses (core/gcpause.py)
     pool = BotPool(settings.bot_workers, settings.bot_seconds)  # workers start with the first bot game
     rooms = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms, pool,
-                  away_seconds=settings.away_seconds)
+                  away_seconds=settings.away_seconds, undo_grace=settings.undo_grace)
     accounts = Accounts(store.engine, api_requests=settings.api_requests)  # accounts, ratings, leaderboard, profiles
 
     def bot_game_running(game_id: str) -> bool:

@@ -28,6 +28,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -260,6 +261,21 @@ class Store:
                 except MoveConflict:
                     out.append(False)
             return out
+
+    def take_back(self, game_id: str, keep: int, stored: int, status: str) -> None:
+        """Delete the moves from index ``keep`` on (an undo), in one transaction with the game's status,
+        so that no restart replays them. ``stored``: how many moves the caller holds; if the database
+        holds another number (a move stored meanwhile by another process) nothing is deleted and
+        :class:`MoveConflict` says so. Other processes hear of it as index -2 on the moves channel and
+        reload the game (``fanout.py``)."""
+        with self.engine.begin() as conn:
+            count = conn.execute(select(func.count()).select_from(moves).where(moves.c.game_id == game_id)).scalar()
+            if count != stored:
+                raise MoveConflict(f"game {game_id} has {count} stored moves, not {stored}")
+            conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.idx >= keep))
+            conn.execute(update(games).where(games.c.id == game_id).values(status=status, updated_at=time.time()))
+            if self.notify:
+                conn.exec_driver_sql(*notify_sql([(game_id, -2, "")]))
 
     def set_status(self, game_id: str, status: str) -> None:
         with self.engine.begin() as conn:

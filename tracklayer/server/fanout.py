@@ -177,10 +177,18 @@ class Fanout:
             if room is not None and idx == -1:  # a seat changed hands (tracklayer.server.clocks)
                 self.rooms.clocks.spawn(self.rooms.clocks.reload(game_id, text))
                 continue
+            if room is not None and idx == -2:  # moves were taken back (Store.take_back): the stored log is the truth
+                self.rooms.clocks.spawn(self._taken_back(room))
+                continue
             if room is None or idx < len(room.game.moves):  # not loaded here, or already applied
                 continue
             self._pending.setdefault(game_id, {})[idx] = text
             self._wake(game_id)
+
+    async def _taken_back(self, room: Room) -> None:
+        async with room.lock:
+            if len(room.game.moves) != len(await asyncio.to_thread(self.rooms.store.load_moves, room.id)):
+                await self.rooms._reload(room)
 
     def resync(self, game_id: str) -> None:
         """Bring the room of ``game_id`` (if loaded) up to date from the database, then let its bots

@@ -23,6 +23,7 @@ from typing import Any
 
 import tracklayer
 from tracklayer.bots.base import bot_view
+from tracklayer.server.accounts.store import would_rate
 from tracklayer.server.botpool import BotPool, SeatBot, make_seat_bot
 from tracklayer.server.clocks import SCAN_HORIZON, TURN_BASED, Clocks, load_control, standin_moves
 from tracklayer.server.db import GameRecord, MoveConflict, Store
@@ -141,6 +142,11 @@ class Room:
     presence: Any = None  # tracklayer.server.presence.Presence: seats connected to other processes (PostgreSQL)
     away_limit: float = 120.0  # seconds a person's seat stays away before the other players may hand it over
     away_since: dict[int, float] = field(default_factory=dict)  # human seats nobody holds: since when (monotonic)
+    # undo (docs/protocol.md#undo): how many of the last moves a person sent here themselves, valid while the
+    # game has ``undo_at`` moves (a move of a bot, of another process or a reload makes it stale: no undo)
+    undo_moves: int = 0
+    undo_at: int = -1
+    undo_release: asyncio.Event | None = None  # set to let bots waiting for a possible undo move on
 
     @property
     def id(self) -> str:
@@ -212,6 +218,26 @@ class Room:
             return None
         return max(0.0, self.away_limit - (time.monotonic() - since))
 
+    def undo_refusal(self, seats: frozenset[int]) -> str | None:
+        """Why a connection controlling ``seats`` may not take back the last move now (None: it may).
+
+        Only in a game without another person (bots, or the people of one hot-seat screen) that is not
+        rated; only a move the person sent themselves, that the engine says revealed nothing
+        (``BaseGame.undoable``: no card from a pile, no tunnel, nobody else moved since)."""
+        g = self.game
+        if self.broken or g.is_over or self.record.status == "waiting":
+            return "the game is not being played"
+        if would_rate(self.record.game, self.record.seats):
+            return "rated games have no undo"
+        humans = sum(1 for s in self.record.seats if s["kind"] == "human")
+        if humans > 1 and self.record.table_token is None:
+            return "no undo in a game with other people"
+        if not g.moves or g.move_log[-1][0] not in seats:
+            return "the last move is not yours"
+        if self.undo_at != len(g.moves) or self.undo_moves < 1 or g.undoable(g.move_log[-1][0]) < 1:
+            return "the last move cannot be taken back: something new was seen since, or the time for it is over"
+        return None
+
     def legal_texts(self) -> dict[str, Any]:
         """The legal moves of the player to move by their canonical text (cached for this position):
         the texts clients are sent, so a move sent back as one of them needs no parsing."""
@@ -241,6 +267,8 @@ class Room:
             msg["legal"] = list(self.legal_texts())
         if self.broken:
             msg["broken"] = self.broken
+        if access.role != "spectator" and self.undo_refusal(access.seats) is None:
+            msg["can_undo"] = True
         if self.record.status == "waiting":  # open seats: nobody moves until they are taken (lobby.py)
             msg["waiting"] = True
         if self.control is not None:
@@ -378,8 +406,10 @@ class Rooms:
     """
 
     def __init__(self, store: Store, bot_delay: float = 0.4, idle_seconds: float = 900.0,
-                 max_rooms: int = 2000, pool: BotPool | None = None, away_seconds: float = 120.0) -> None:
+                 max_rooms: int = 2000, pool: BotPool | None = None, away_seconds: float = 120.0,
+                 undo_grace: float = 5.0) -> None:
         self.store = store
+        self.undo_grace = undo_grace  # seconds bots wait after a move its player may take back
         self.away_seconds = away_seconds
         self._pool = pool
         self.bot_moves: dict[str, int] = {"pool": 0, "inline": 0, "fallback": 0}
@@ -575,6 +605,10 @@ class Rooms:
         except Exception:
             log.exception("game %s: storing move %d failed", room.id, n)
             raise ProtocolError("storage", "the move could not be stored; nothing changed, try again") from None
+        # the run of one person's moves: another seat's move (hot-seat) starts a new one
+        same = room.undo_at == n and n > 0 and room.game.move_log[-1][0] == candidate.move_log[-1][0]
+        room.undo_moves = room.undo_moves + 1 if same else 1
+        room.undo_at = n + 1
         room.game = candidate
         room.record.status = _status(candidate)
         self.clocks.tick(room)
@@ -596,9 +630,73 @@ class Rooms:
 
     async def _reload(self, room: Room) -> None:
         texts = await asyncio.to_thread(self.store.load_moves, room.id)
+        room.undo_moves = 0
         room.game = tracklayer.load_game({**room.record.setup, "moves": texts})
         room.forget_logs()
         room.broadcast()
+
+    # ------------------------------------------------------------------ undo
+    async def undo(self, room: Room, seats: Iterable[int], sender: Connection | None = None) -> None:
+        """Take back the last move (docs/protocol.md#undo): rebuild the game without it, delete it from the
+        database in one transaction, and publish the position from before it; or raise ProtocolError."""
+        seats = frozenset(seats)
+        async with room.lock:
+            why = room.undo_refusal(seats)
+            if why is not None:
+                raise ProtocolError("undo", why)
+            g = room.game
+            n = len(g.moves)
+            candidate = await asyncio.to_thread(g.undone, 1)
+            try:
+                await asyncio.to_thread(self.store.take_back, room.id, n - 1, n, _status(candidate))
+            except MoveConflict:
+                await self._reload(room)
+                raise ProtocolError("conflict", "another move was stored at the same time; the game has been "
+                                                "refreshed", moves=len(room.game.moves)) from None
+            except Exception:
+                log.exception("game %s: taking back move %d failed", room.id, n - 1)
+                raise ProtocolError("storage", "the move could not be taken back; nothing changed, try again") from None
+            room.game = candidate
+            room.record.status = _status(candidate)
+            room.undo_moves -= 1
+            room.undo_at = n - 1
+            self._release(room)
+            self.clocks.tick(room)
+            log.info("game %s: move %d taken back by seat %s", room.id, n - 1, g.move_log[-1][0])
+            if sender is not None:
+                sender.send({"type": "undone", "moves": n - 1})
+            room.forget_logs()  # the log lost its last entry: every client gets it whole
+            room.broadcast()
+        self.kick_bots(room)
+
+    def done(self, room: Room, seats: Iterable[int]) -> None:
+        """The person will not take their move back: the bots waiting for them move now."""
+        if room.undo_refusal(frozenset(seats)) is None:
+            room.undo_moves = 0
+            self._release(room)
+            room.broadcast()
+
+    @staticmethod
+    def _release(room: Room) -> None:
+        if room.undo_release is not None:
+            room.undo_release.set()
+            room.undo_release = None
+
+    async def _wait_for_undo(self, room: Room) -> None:
+        """While the last move may still be taken back, bots wait for its player: until an undo, a "done",
+        or ``undo_grace`` seconds; then the move is final (no undo once the bots go on)."""
+        if self.undo_grace <= 0 or not room.game.moves:
+            return
+        if room.undo_refusal(frozenset({room.game.move_log[-1][0]})) is not None:
+            return
+        release = room.undo_release = asyncio.Event()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.undo_grace):  # never wait_for: tracklayer/server/lease.py
+                await release.wait()
+        if room.undo_release is release:  # the grace passed: the move stands
+            room.undo_release = None
+            room.undo_moves = 0
+            room.broadcast()
 
     # ------------------------------------------------------------------ bots
     def kick_bots(self, room: Room) -> None:
@@ -613,6 +711,7 @@ class Rooms:
 
     async def _run_bots(self, room: Room) -> None:
         while True:
+            await self._wait_for_undo(room)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             async with room.lock:
@@ -662,6 +761,7 @@ class Rooms:
         except Exception:
             log.exception("game %s: storing bot move %d failed", room.id, n)
             raise ProtocolError("storage", "storage failed") from None
+        room.undo_moves = 0
         room.game = candidate
         room.record.status = _status(candidate)
         self.clocks.tick(room)

@@ -14,7 +14,7 @@ from tracklayer.core.action import Action
 from tracklayer.core.errors import IllegalAction
 from tracklayer.core.game import BaseGame, replay_saved
 from tracklayer.core.rng import Rng, seed_state
-from tracklayer.trans.actions import ActionTable
+from tracklayer.trans.actions import ActionTable, PassCity, ReturnCity
 from tracklayer.trans.board import Board, load_board
 from tracklayer.trans.cards import CardPlan, card_plan
 from tracklayer.trans.rules import Rules
@@ -118,6 +118,17 @@ class TransGame(BaseGame[State]):
         rec = history[-1]
         gains = ", ".join(f"{name} +{rec['prestige'][q]}" for q, name in enumerate(self.players))
         return f"round {rec['round']} ends ({rec['ended_by']}): {gains}"
+
+    def _secret_mark(self) -> tuple[int, int]:
+        return self.state.rng.state, len(self.state.history)
+
+    def _reveals(self, mark: tuple[int, int], action: Action) -> bool:
+        """New information in Trans is a city card changing hands or coming out of a pile: every move of
+        the special cards' choices (a city passed on or returned, the draft's draws), and a move that ends
+        a round (the cities are shown, scored and dealt anew). Start markers and rails show nothing."""
+        if isinstance(action, (ReturnCity, PassCity)):
+            return True
+        return (self.state.rng.state, len(self.state.history)) != mark
 
     # ------------------------------------------------------------------ notation
     def parse(self, text: str) -> Action:

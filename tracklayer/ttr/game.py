@@ -19,7 +19,7 @@ from tracklayer.ttr.actions import NONE, Action, ActionTable, ClaimRoute
 from tracklayer.ttr.board import Board, Ticket, Variant, load_board
 from tracklayer.ttr.rules import Rules, rules_for
 from tracklayer.ttr.scoring import TIEBREAKS, HeldTicket, score_position
-from tracklayer.ttr.state import State
+from tracklayer.ttr.state import INITIAL, State
 from tracklayer.ttr.view import ObservationView, build_observation_view, build_view
 
 GAMES = ("ttr-europe", "ttr-new-york")
@@ -136,6 +136,23 @@ class TTRGame(BaseGame[State]):
             extra = self.state.tunnel.extra if self.state.tunnel is not None else 0
             return f"tunnel revealed {cards}: {extra} more card{'s' if extra != 1 else ''}"
         return ""
+
+    def _secret_mark(self) -> tuple[int, int, int, str]:
+        s = self.state
+        return s.rng.state, len(s.deck), len(s.ticket_deck), s.phase
+
+    def _reveals(self, mark: tuple[int, int, int, str], action: Action) -> bool:
+        """New information in Ticket to Ride is a card leaving a face-down pile: a deck draw, the market
+        refilled from the deck after a face-up draw, drawn tickets, a tunnel's cards (a tunnel claim counts
+        even when the piles are empty). The deck's discards reshuffled (the RNG moved during play) always
+        feed such a draw; the returned starting tickets shuffled under the deck show nobody anything."""
+        rng, deck, tickets, phase = mark
+        s = self.state
+        if isinstance(action, ClaimRoute) and self.board.routes[action.route].tunnel:
+            return True
+        if len(s.deck) < deck or len(s.ticket_deck) < tickets:
+            return True
+        return s.rng.state != rng and phase != INITIAL
 
     # ------------------------------------------------------------------ notation
     def parse(self, text: str) -> Action:

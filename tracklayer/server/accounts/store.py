@@ -42,6 +42,15 @@ def family_of(name: str | None) -> str | None:
     return None
 
 
+def would_rate(game: str, seats: Sequence[dict[str, Any]]) -> bool:
+    """Whether a game of these seats is rated when it ends, as far as is known now: the rule of
+    :meth:`AccountStore.finish_game` (two different entrants among the seats linked to an account and
+    the bots), read from the seats' ``account`` fields (a seat linked later makes a game rated later)."""
+    entrants = {f"acct:{s['account']}" if s.get("account") is not None else f"bot:{s.get('bot') or 'bot'}"
+                for s in seats if s.get("account") is not None or s.get("kind") == "bot"}
+    return family_of(game) is not None and len(entrants) >= 2
+
+
 class AccountStore:
     """The account tables, used from worker threads (synchronous SQLAlchemy like ``db.Store``)."""
 

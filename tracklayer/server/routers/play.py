@@ -150,6 +150,12 @@ async def _handle(s: Session, msg: dict[str, Any]) -> None:
             conn.send(exc.payload())
             if exc.code in ("stale", "turn", "conflict"):
                 room.send_state(conn)
+    elif kind == "undo":  # take back the last move (docs/protocol.md#undo)
+        if conn.access.role == "spectator":
+            raise ProtocolError("undo", "spectators have no moves to take back")
+        await rooms.undo(room, conn.access.seats, conn)
+    elif kind == "done":  # the last move stands: bots waiting for a possible undo go on
+        rooms.done(room, conn.access.seats)
     elif kind == "chat":
         try:
             await chat.post(room, conn, msg.get("text"))
@@ -169,4 +175,5 @@ async def _handle(s: Session, msg: dict[str, Any]) -> None:
     elif kind == "hello":
         conn.send(ProtocolError("bad-type", "already connected").payload())
     else:
-        conn.send(ProtocolError("bad-type", "message types: move, chat, sync, ping").payload())
+        types = "move, undo, done, chat, sync, ping, takeback, resign"
+        conn.send(ProtocolError("bad-type", f"message types: {types}").payload())

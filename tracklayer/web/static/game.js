@@ -269,7 +269,7 @@ function render() {
   if (clockBox) sections.push(clockBox);
   // the dock: the current choice (and in Ticket to Ride the market and the hand); in the side column on wide
   // screens, a bar at the bottom of the screen on phones (style.css)
-  sections.push(h("div", { class: "dock", id: "dock" }, family.dock), ...family.after);
+  sections.push(h("div", { class: "dock", id: "dock" }, undoBar(), ...family.dock), ...family.after);
   sections.push(logBox(), movesBox());
   side.replaceChildren(...sections);
   const log = side.querySelector(".log");
@@ -277,6 +277,27 @@ function render() {
   animateChanges();
   renderOverlay();
   fitDock();
+}
+
+// Undo (docs/protocol.md#undo): the server says when this connection may take its last move back
+// (`can_undo`: an unrated game without another person, a move that revealed nothing). While the bots wait
+// for that choice, "Done" lets them go on at once.
+function undoBar() {
+  if (!ui.st?.can_undo) return h("span", { hidden: true });
+  const message = (type) => () => {
+    if (ui.ws?.readyState === 1) ui.ws.send(JSON.stringify({ type }));
+    else toast(t("err.offline"));
+  };
+  const waiting = !legal().length;
+  return h(
+    "div",
+    { class: "undobar", role: "group", "aria-label": t("undo.label") },
+    h("button", { class: "btn undo", type: "button", id: "undo", onclick: message("undo") }, t("undo.button")),
+    waiting
+      ? h("button", { class: "btn ghost", type: "button", id: "undo-done", onclick: message("done") }, t("undo.done"))
+      : null,
+    h("span", { class: "undohint" }, t(waiting ? "undo.hint_waiting" : "undo.hint")),
+  );
 }
 
 // On a phone the dock is fixed to the bottom of the screen: the page keeps room for it below the content.
