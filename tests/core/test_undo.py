@@ -81,7 +81,8 @@ def _play(game: Any, expect: Any, rng: random.Random, limit: int, kinds: dict[tu
 def test_ttr_moves_reveal_by_the_rules_and_undo_rebuilds_the_game_before_them(name: str, options: dict[str, Any],
                                                                                  seed: int) -> None:
     kinds: dict[tuple[str, bool], int] = {}
-    _play(tracklayer.new_game(name, 2 + seed % 2, seed=seed, **options), _expect_ttr, random.Random(seed), 400, kinds)
+    _play(tracklayer.new_game(name, 2 + seed % 2, seed=seed, **options).track_reveals(), _expect_ttr,
+          random.Random(seed), 400, kinds)
     assert kinds.get(("draw", True)) and kinds.get(("tickets", True)) and kinds.get(("keep", False))
     assert kinds.get(("claim", False))
 
@@ -90,7 +91,8 @@ def test_ttr_every_move_kind_is_seen() -> None:
     """Stations, tunnels and their payments occur in these seeds (so the parametrised test covers them)."""
     kinds: dict[tuple[str, bool], int] = {}
     for seed in range(5):
-        _play(tracklayer.new_game("ttr-europe", 3, seed=seed), _expect_ttr, random.Random(seed), 600, kinds)
+        _play(tracklayer.new_game("ttr-europe", 3, seed=seed).track_reveals(), _expect_ttr, random.Random(seed), 600,
+              kinds)
     for kind in (("station", False), ("claim", True), ("keep", False), ("draw", True)):
         assert kinds.get(kind), (kind, kinds)
     assert kinds.get(("pay", False)) or kinds.get(("decline", False)), kinds
@@ -102,14 +104,14 @@ def test_ttr_every_move_kind_is_seen() -> None:
 def test_trans_moves_reveal_by_the_rules_and_undo_rebuilds_the_game_before_them(name: str, cards: Any,
                                                                                   seed: int) -> None:
     kinds: dict[tuple[str, bool], int] = {}
-    _play(tracklayer.new_game(name, 3, seed=seed, special_cards=cards), _expect_trans, random.Random(seed), 300,
-          kinds)
+    game = tracklayer.new_game(name, 3, seed=seed, special_cards=cards).track_reveals()
+    _play(game, _expect_trans, random.Random(seed), 300, kinds)
     assert kinds.get(("rail", False)) or kinds.get(("rails", False))
     assert kinds.get(("start", False))
 
 
 def test_a_face_up_draw_with_empty_piles_reveals_nothing() -> None:
-    g = tracklayer.new_game("ttr-europe", 2, seed=5)
+    g = tracklayer.new_game("ttr-europe", 2, seed=5).track_reveals()
     while g.phase == "initial":
         g.apply(g.legal_actions()[-1])
     s = g.state
@@ -122,7 +124,7 @@ def test_a_face_up_draw_with_empty_piles_reveals_nothing() -> None:
 
 
 def test_a_ticket_choice_is_taken_back_to_the_same_offer() -> None:
-    g = tracklayer.new_game("ttr-europe", 2, seed=8)
+    g = tracklayer.new_game("ttr-europe", 2, seed=8).track_reveals()
     while g.phase == "initial":
         g.apply(g.legal_actions()[-1])
     p = g.current_player
@@ -135,7 +137,18 @@ def test_a_ticket_choice_is_taken_back_to_the_same_offer() -> None:
     assert back.state.offers[p] == offer and back.phase == "keep" and back.undoable(p) == 0
 
 
+def test_a_game_keeps_no_record_until_asked_and_nothing_before_it_can_be_taken_back() -> None:
+    g = tracklayer.new_game("ttr-europe", 2, seed=5)
+    while g.phase == "initial":
+        g.apply(g.legal_actions()[-1])
+    assert g.revealed is None and g.undoable(g.move_log[-1][0]) == 0
+    g.track_reveals()
+    mover = g.current_player
+    g.apply(next(a for a in g.legal_actions() if a.kind == "claim" and not g.board.routes[a.route].tunnel))
+    assert g.revealed == [False] and g.undoable(mover) == 1
+
+
 def test_undone_refuses_more_moves_than_there_are() -> None:
-    g = tracklayer.new_game("ttr-europe", 2, seed=1)
+    g = tracklayer.new_game("ttr-europe", 2, seed=1).track_reveals()
     with pytest.raises(IllegalAction):
         g.undone(1)

@@ -9,7 +9,8 @@ Taking moves back (``undoable``, ``undone``): the game is rebuilt from its setup
 last few, so a taken-back move leaves no trace, the RNG included. Only a move that showed nobody
 anything new may be taken back (docs/rules-decisions.md, "Undo"): each family says which moves reveal
 (``_secret_mark`` / ``_reveals``), and a move that ends the game always does (the final scoring shows
-every hand).
+every hand). Keeping that record costs every move a little, so a game keeps it only once asked
+(``track_reveals``: the server does, search and learning do not).
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ class BaseGame(Generic[_S]):
     def _init_log(self) -> None:
         self.moves: list[Action] = []
         self.move_log: list[tuple[int, Action, str]] = []
-        self.revealed: list[bool] = []  # per move: did it show anybody something new (see ``_reveals``)
+        # per move since ``track_reveals()``: did it show anybody something new (see ``_reveals``); None: not kept
+        self.revealed: list[bool] | None = None
         self._legal: Sequence[Action] | None = None
 
     # ------------------------------------------------------------------ queries
@@ -100,13 +102,22 @@ class BaseGame(Generic[_S]):
         elif not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}")
         mover = self.state.current
-        mark = self._secret_mark()
+        revealed = self.revealed
+        mark = None if revealed is None else self._secret_mark()
         recorded = self.rules.apply(self.state, action)
         self.moves.append(recorded)
         self.move_log.append((mover, recorded, self._public_note(recorded)))
-        self.revealed.append(self.is_over or self._reveals(mark, recorded))
+        if revealed is not None:
+            revealed.append(self.is_over or self._reveals(mark, recorded))
         self._legal = None
         return recorded
+
+    def track_reveals(self) -> Self:
+        """Keep, from now on, whether each move revealed anything (what ``undoable`` needs); the moves made
+        before count as revealing, so none of them can be taken back."""
+        if self.revealed is None:
+            self.revealed = []
+        return self
 
     def _secret_mark(self) -> Any:
         """What ``_reveals`` compares after a move (cheap: it is taken before every move); families override."""
@@ -123,7 +134,8 @@ class BaseGame(Generic[_S]):
         """How many of the last moves ``player`` may take back: the run of their own moves at the end of
         the game since the last move that revealed something or was made by somebody else (0: none)."""
         k = 0
-        for (mover, _, _), revealed in zip(reversed(self.move_log), reversed(self.revealed), strict=True):
+        # zip stops at the first move made before track_reveals(): from there on nothing can be taken back
+        for (mover, _, _), revealed in zip(reversed(self.move_log), reversed(self.revealed or []), strict=False):
             if mover != player or revealed:
                 break
             k += 1
@@ -139,6 +151,8 @@ class BaseGame(Generic[_S]):
         game = load_game({**self.setup(), "moves": [str(a) for a in self.moves[:-k]]})
         if not isinstance(game, type(self)):
             raise TracklayerError(f"rebuilding gave a {type(game).__name__}, not a {type(self).__name__}")
+        if self.revealed is not None:  # the kept moves keep their record
+            game.revealed = self.revealed[:max(0, len(self.revealed) - k)]
         return game
 
     def _public_note(self, action: Action) -> str:
@@ -152,7 +166,7 @@ class BaseGame(Generic[_S]):
         new.state = self.state.clone()
         new.moves = self.moves[:]
         new.move_log = self.move_log[:]
-        new.revealed = self.revealed[:]
+        new.revealed = None if self.revealed is None else self.revealed[:]
         new._legal = None
         return new
 

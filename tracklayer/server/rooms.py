@@ -148,6 +148,11 @@ class Room:
     undo_at: int = -1
     undo_release: asyncio.Event | None = None  # set to let bots waiting for a possible undo move on
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "game" and value is not None:
+            value.track_reveals()  # what each move revealed: what undo needs (the engine keeps it only if asked)
+        object.__setattr__(self, name, value)
+
     @property
     def id(self) -> str:
         return self.record.id
