@@ -23,18 +23,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from tracklayer.core.errors import TracklayerError
-from tracklayer.core.rng import Rng
+from tracklayer.core.belief import fresh_copy
 from tracklayer.trans.state import CHOOSE, M_PASS, M_RETURN, M_TAKE, OVER, RAILS, START, T_PASS, T_PASS_HAND
 
 if TYPE_CHECKING:
     from tracklayer.trans.game import TransGame
 
 SAMPLED_PHASES = (CHOOSE, START, RAILS, OVER)
-
-
-class BeliefError(TracklayerError):
-    """A position the belief sampler cannot re-deal (the message says why)."""
 
 
 def known_places(game: TransGame, seat: int) -> dict[int, int]:
@@ -101,15 +96,8 @@ def sample_state(game: TransGame, seat: int, rng: random.Random) -> TransGame:
 
     ``sample.view(seat)`` equals ``game.view(seat)``; every city card is still in exactly one place.
     """
-    if not 0 <= seat < game.n_players:
-        raise BeliefError(f"no seat {seat}: seats are 0 to {game.n_players - 1}")
-    s = game.state
-    if s.phase not in SAMPLED_PHASES:
-        raise BeliefError(f"cannot sample a Trans position in phase {s.phase!r}")
-    out = game.clone()
-    t = out.state
-    t.rng = Rng(rng.getrandbits(64))
-    out._legal = None
+    out = fresh_copy(game, seat, rng, SAMPLED_PHASES, "Trans")
+    s, t = game.state, out.state
     if s.phase == OVER:
         return out
     t.special_deck = list(s.special_deck)

@@ -34,16 +34,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import tracklayer.ttr.game as ttr_game
-from tracklayer.core.errors import TracklayerError
+from tracklayer.core.belief import BeliefError, fresh_copy
 from tracklayer.core.rng import Rng
 from tracklayer.ttr.board import Board
 from tracklayer.ttr.state import INITIAL, KEEP, MAIN, OVER, SECOND_DRAW, TUNNEL
 
 SAMPLED_PHASES = (INITIAL, MAIN, SECOND_DRAW, TUNNEL, KEEP, OVER)
-
-
-class BeliefError(TracklayerError):
-    """A position the belief sampler cannot re-deal (the message says why)."""
 
 
 def parse_payment(board: Board, text: str) -> tuple[int, int, int]:
@@ -115,15 +111,8 @@ def sample_state(game: ttr_game.TTRGame, seat: int, rng: random.Random) -> ttr_g
 
     ``sample.view(seat)`` equals ``game.view(seat)``; every card and ticket is still in exactly one place.
     """
-    if not 0 <= seat < game.n_players:
-        raise BeliefError(f"no seat {seat}: seats are 0 to {game.n_players - 1}")
-    s = game.state
-    if s.phase not in SAMPLED_PHASES:
-        raise BeliefError(f"cannot sample a Ticket to Ride position in phase {s.phase!r}")
-    out = game.clone()
-    t = out.state
-    t.rng = Rng(rng.getrandbits(64))
-    out._legal = None
+    out = fresh_copy(game, seat, rng, SAMPLED_PHASES, "Ticket to Ride")
+    s, t = game.state, out.state
     if s.phase == OVER:
         return out
     b = game.board
