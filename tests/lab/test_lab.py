@@ -85,7 +85,7 @@ def test_simulate_writes_json_csv_png_with_sane_numbers(tmp_path: Path) -> None:
         assert s["move_seconds_mean"] >= 0 and s["score_sd"] >= 0
         assert set(s["sources_mean"]) >= {"routes", "tickets", "stations", "longest_path"}
         assert set(s["play_mean"]) == {"cards_at_end", "ticket_draws", "face_up_locomotives", "stations_built",
-                                       "stations_used", "tickets_failed"}
+                                       "stations_used", "tickets_failed", "blocked", "won_after_blocked"}
         total_wins += s["wins"]
     assert math.isclose(total_wins, 3)
     with (tmp_path / "simulate_games.csv").open() as f:
@@ -184,7 +184,7 @@ def test_play_statistics_count_what_the_seat_did() -> None:
     result = g.result()
     loco = g.board.loco
     for seat, p in enumerate(result["players"]):
-        stats = _play_stats(g, seat, p)
+        stats = _play_stats(g, seat, p, blocked=seat == 0)
         mine = [a for mover, a, _ in g.move_log if mover == seat]
         assert stats["cards_at_end"] == sum(g.state.hands[seat])
         assert stats["ticket_draws"] == sum(1 for a in mine if str(a) == "tickets")
@@ -192,5 +192,7 @@ def test_play_statistics_count_what_the_seat_did() -> None:
         assert stats["stations_built"] == sum(1 for a in mine if a.kind == "station") == 3 - g.state.stations_left[seat]
         assert 0 <= stats["stations_used"] <= stats["stations_built"]
         assert stats["tickets_failed"] == p["failed_tickets"]
-    assert any(_play_stats(g, seat, p)["ticket_draws"] for seat, p in enumerate(result["players"]))
-    assert _play_stats(tracklayer.new_game("trans-europa", 2, seed=0), 0, {}) == {}
+        assert stats["blocked"] == float(seat == 0)
+        assert stats["won_after_blocked"] == float(seat == 0 and p["rank"] == 1)
+    assert any(_play_stats(g, seat, p, False)["ticket_draws"] for seat, p in enumerate(result["players"]))
+    assert _play_stats(tracklayer.new_game("trans-europa", 2, seed=0), 0, {}, False) == {}
