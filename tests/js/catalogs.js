@@ -13,3 +13,8 @@ export function catalog(lang) {
 export function speak(lang) {
   useCatalogs(lang, catalog(lang), catalog("en"));
 }
+
+/** The rules page's texts in `lang` (rules.js): section key → {h, items}. */
+export function rules(lang) {
+  return JSON.parse(readFileSync(new URL(`rules/${lang}.json`, dir), "utf8"));
+}

@@ -213,7 +213,7 @@ class _Texts(HTMLParser):
             self.bare.append(data.strip())
 
 
-@pytest.mark.parametrize("page", ["lobby.html", "game.html", "score.html", "my.html"])
+@pytest.mark.parametrize("page", ["lobby.html", "game.html", "score.html", "my.html", "rules.html"])
 def test_html_text_is_marked_for_translation(page: str) -> None:
     parser = _Texts()
     parser.feed((STATIC / page).read_text(encoding="utf-8"))
@@ -376,3 +376,79 @@ def test_catalogs_and_modules_are_served(web_server: Server) -> None:
         r = httpx.get(web_server.base + path)
         assert r.status_code == 200, path
     assert httpx.get(web_server.base + "/static/i18n/de.json").json()["lang.label"] == "Sprache"
+
+
+# ---------------------------------------------------------------- the rules pages (rules.js)
+RULES = I18N / "rules"
+RULES_GAMES = ["ttr-europe", "ttr-new-york", "trans-europa", "trans-america"]
+
+
+def rules_texts(lang: str) -> dict[str, dict[str, Any]]:
+    return json.loads((RULES / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_every_rules_text_is_translated(lang: str) -> None:
+    """Each language has English's sections with as many paragraphs, none of them left in English."""
+    en, other = rules_texts("en"), rules_texts(lang)
+    assert sorted(other) == sorted(en)
+    assert {k: len(v["items"]) for k, v in other.items()} == {k: len(v["items"]) for k, v in en.items()}
+    same = [(k, x) for k, v in other.items() for x, e in zip([v["h"], *v["items"]], [en[k]["h"], *en[k]["items"]],
+                                                               strict=True)
+            if x == e and len(re.findall(r"[A-Za-z]{3,}", x)) >= 3]
+    assert not same, f"rules/{lang}.json: left in English: {same}"
+
+
+def test_rules_pages_are_served(web_server: Server) -> None:
+    import httpx
+
+    for game in RULES_GAMES:
+        assert httpx.get(f"{web_server.base}/rules/{game}").status_code == 200, game
+    assert httpx.get(f"{web_server.base}/rules/chess").status_code == 404
+    for lang in LANGS:
+        assert httpx.get(f"{web_server.base}/static/i18n/rules/{lang}.json").status_code == 200
+
+
+def test_the_game_page_links_to_its_rules_in_its_language(web_server: Server, browser: Any) -> None:
+    """A German game page's Rules link opens the game's German rules at its variant, in a new tab."""
+    out = web_server.create("ttr-europe", [{"name": "Anna"}, {"kind": "bot", "bot": "greedy"}],
+                            variant="mega", first_player=0)
+    page = new_page(browser, "de-DE")
+    try:
+        page.goto(web_server.base + out["seats"][0]["link"])
+        link = page.wait_for_selector("#rules-link")
+        assert link.inner_text() == "Regeln"
+        assert link.get_attribute("href") == "/rules/ttr-europe#mega"
+        with page.context.expect_page() as opened:
+            link.click()
+        rules = opened.value
+        rules.wait_for_selector("#mega h2")
+        assert rules.get_attribute("html", "lang") == "de"
+        assert rules.inner_text("h1") == "Zug um Zug Europa: die Spielregeln"
+        assert rules.inner_text("#mega h2") == "Variante: Mega Europa"
+        assert "Zielkarten" in rules.inner_text("main") and "Europa-Express" in rules.inner_text("main")
+        assert rules.evaluate("() => location.hash") == "#mega"
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_rules_pages_speak_the_language(web_server: Server, browser: Any, lang: str) -> None:
+    """Every rules page shows its headings and texts in the page's language, no English one."""
+    en, own = rules_texts("en"), rules_texts(lang)
+    english = {v["h"] for v in en.values()} - {v["h"] for v in own.values()}
+    page = new_page(browser, {"de": "de-DE", "fr": "fr-FR", "it": "it-IT", "nl": "nl-NL"}[lang])
+    try:
+        for game in RULES_GAMES:
+            page.goto(f"{web_server.base}/rules/{game}")
+            page.wait_for_selector(".rules-section h2")
+            assert page.get_attribute("html", "lang") == lang
+            headings = page.locator(".rules-section h2").all_inner_texts()
+            assert len(headings) >= 6 and not set(headings) & english, (game, headings)
+            assert all(h in {v["h"] for v in own.values()} for h in headings)
+            assert load(lang)[f"game.{game}"] in page.inner_text("h1")
+            assert load("en")["rules.intro"] not in page.inner_text("main")
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()

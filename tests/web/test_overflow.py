@@ -14,7 +14,7 @@ What counts, measured in the page (``MEASURE``):
 
 One server and a few games serve every language: an account's finished game (its end screen, its replay,
 the profile and the leaderboard), a game of Ticket to Ride Europe at its ticket choice and later, and a
-Trans Europa game with special cards.
+Trans Europa game with special cards; the rules page of each game.
 """
 
 from __future__ import annotations
@@ -238,6 +238,8 @@ def pages(games: Games) -> list[tuple[str, str, Any]]:
         ("my games", "/my", sel("#my-list li")),
         ("leaderboard", "/leaderboard", sel("#ladder tbody tr")),
         ("profile", f"/u/{games.username}", sel("#profile-games tbody tr")),
+        *((f"rules {game}", f"/rules/{game}", sel(".rules-section h2"))
+          for game in ("ttr-europe", "ttr-new-york", "trans-europa", "trans-america")),
     ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse
 
+import tracklayer
 from tracklayer.server.deps import StaticDep
 
 router = APIRouter(tags=["pages"])
@@ -28,6 +29,12 @@ async def game_page(game_id: str, static: StaticDep) -> FileResponse:
 async def my_page(static: StaticDep) -> FileResponse:
     """The games this browser has links to (lobby.py's status batch)."""
     return page(static, "my.html")
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+async def rules_page(game: str, static: StaticDep) -> FileResponse:
+    """A game's rules (rules.js); the page says so itself for a game the server does not have (404)."""
+    return page(static, "rules.html", 200 if game in tracklayer.games() else 404)
 
 
 @router.get("/favicon.ico", response_class=FileResponse)

@@ -207,6 +207,28 @@ export function gameNamePill(game, fallback, variant) {
     h("span", { class: "game-short" }, short),
   );
 }
+/**
+ * The link to a game's rules page (rules.js), at the variant's section, in a new tab: the game stays open.
+ * @param {string} game
+ * @param {string | null | undefined} variant
+ */
+export function rulesLink(game, variant) {
+  const name = gameTitle(game, game);
+  return h(
+    "a",
+    {
+      class: "pill rules-link",
+      id: "rules-link",
+      href: `/rules/${encodeURIComponent(game)}${variant ? `#${encodeURIComponent(variant)}` : ""}`,
+      target: "_blank",
+      rel: "noopener",
+      title: t("rules.link_title", { game: name }),
+      "aria-label": t("rules.link_title", { game: name }),
+    },
+    icon("book", 15),
+    h("span", {}, t("rules.link")),
+  );
+}
 export function variantTitle(game, variant, fallback) {
   return t(`variant.${game}.${variant}`, {}, t(`variant.${variant}`, {}, fallback || variant));
 }
@@ -232,6 +254,7 @@ const ICONS = {
   deck: "M3 2h10v12H3zM5.5 5h5M5.5 8h5M5.5 11h5",
   check: "M2.5 8.5l3.5 3.5 7.5-8",
   cross: "M3 3l10 10M13 3L3 13",
+  book: "M8 4C6.5 2.8 4 2.5 1.5 3v10c2.5-.5 5-.2 6.5 1 1.5-1.2 4-1.5 6.5-1V3C12 2.5 9.5 2.8 8 4zM8 4v10",
 };
 export function icon(name, size = 14) {
   return s(

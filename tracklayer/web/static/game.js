@@ -2,7 +2,7 @@
 // The game page: one websocket, the server's view of this seat, and moves made by clicking.
 // The server is authoritative: this page only ever sends move texts from the legal list it was given
 // (or typed by the player) together with the index of the move it expects to make.
-import { h, icon, logo, token, store, gameTitle, gameNamePill } from "./common.js";
+import { h, icon, logo, token, store, gameTitle, gameNamePill, rulesLink } from "./common.js";
 import { attachAim } from "./aim.js";
 import { attachZoom } from "./zoom.js";
 import { init as initI18n, t, picker, onLangChange, list } from "./i18n.js";
@@ -166,7 +166,7 @@ function renderTop() {
   const st = ui.st;
   const parts = [logo(), h("span", { class: "spacer" })];
   if (st && ui.board) {
-    parts.push(gameNamePill(ui.board.game, ui.board.name, view().variant));
+    parts.push(gameNamePill(ui.board.game, ui.board.name, view().variant), rulesLink(ui.board.game, view().variant));
     if (st.role === "spectator") parts.push(h("span", { class: "pill" }, icon("eye"), " ", t("top.spectating")));
     if (st.role === "table") parts.push(h("span", { class: "pill" }, icon("swap"), " ", t("top.hotseat")));
   }
