@@ -65,13 +65,9 @@ def test_a_finished_game_stores_the_seats_numbers_and_the_profile_adds_them_up(t
         final = play_out(server, created["id"], created["seats"][0]["token"])
         result = final["view"]["result"]
         mine = next(p for p in result["players"] if p["seat"] == 0)
-        deadline = waits.deadline(30)
-        while True:  # the statistics are written with the rating, just after the last move
-            profile = http.get(f"/api/users/{user}").json()
-            if profile["games"] and "stats" in profile["games"][0]:
-                break
-            assert time.monotonic() < deadline, profile
-            time.sleep(0.1)
+        # the statistics are written with the rating, just after the last move
+        profile = waits.until(lambda: (p := http.get(f"/api/users/{user}").json())["stats"] and p, 30,
+                              "the game's statistics on the profile")
 
     (game,) = profile["games"]
     want = seat_stats(result, 0)
