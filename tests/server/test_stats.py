@@ -66,8 +66,11 @@ def test_a_finished_game_stores_the_seats_numbers_and_the_profile_adds_them_up(t
         result = final["view"]["result"]
         mine = next(p for p in result["players"] if p["seat"] == 0)
         # the statistics are written with the rating, just after the last move
-        profile = waits.until(lambda: (p := http.get(f"/api/users/{user}").json())["stats"] and p, 30,
-                              "the game's statistics on the profile")
+        def with_stats() -> dict[str, Any]:
+            profile: dict[str, Any] = http.get(f"/api/users/{user}").json()
+            return profile if profile["stats"] else {}
+
+        profile = waits.until(with_stats, 30, "the game's statistics on the profile")
 
     (game,) = profile["games"]
     want = seat_stats(result, 0)

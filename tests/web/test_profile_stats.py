@@ -28,8 +28,11 @@ def test_the_profile_shows_statistics_in_german(web_server: Server, browser: Any
         created = r.json()
         play_out(web_server, created["id"], created["seats"][0]["token"])
         # the statistics are written with the rating, just after the last move
-        profile = waits.until(lambda: (p := http.get(f"/api/users/{username}").json())["stats"] and p, 30,
-                              "the game's statistics on the profile")
+        def with_stats() -> dict[str, Any]:
+            profile: dict[str, Any] = http.get(f"/api/users/{username}").json()
+            return profile if profile["stats"] else {}
+
+        profile = waits.until(with_stats, 30, "the game's statistics on the profile")
     ttr = profile["stats"]["ttr"]
     (game,) = profile["games"]
     for locale in ("de-DE", "en-US"):
