@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from tracklayer.server.accounts.bots import TOKEN_PREFIX, BotStore
 from tracklayer.server.accounts.limiter import LoginLimiter, RequestLimiter
 from tracklayer.server.accounts.ratings import final_ranks
+from tracklayer.server.accounts.stats import final_stats
 from tracklayer.server.accounts.store import AccountStore
 from tracklayer.server.accounts.sweep import SWEEP_BATCH, SWEEP_EVERY, SWEEP_GRACE, rate_unrated, with_seat_flags
 from tracklayer.server.background import Background
@@ -120,6 +121,7 @@ class Accounts:
         """A game ended in this process: rate it (in a thread; once, whoever else tries)."""
         try:
             ranks = final_ranks(room.game)
+            stats = final_stats(room.game)
         except Exception:
             log.exception("game %s: no final ranks", room.id)
             return
@@ -127,7 +129,8 @@ class Accounts:
 
         async def run() -> None:
             try:
-                if await asyncio.to_thread(self.store.finish_game, room.id, room.record.game, seats, ranks):
+                if await asyncio.to_thread(self.store.finish_game, room.id, room.record.game, seats, ranks,
+                                           stats):
                     log.info("game %s rated", room.id)
             except Exception:
                 log.exception("game %s: rating failed", room.id)

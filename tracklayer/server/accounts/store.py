@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import threading
 import time
@@ -22,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 import tracklayer
 from tracklayer.server.accounts.names import username_key, username_skeleton
 from tracklayer.server.accounts.ratings import _apply, ordinal
+from tracklayer.server.accounts.stats import aggregate, load
 from tracklayer.server.accounts.tables import account_games, accounts, rated_games, rating_history, ratings, sessions
 
 SESSION_SECONDS = 30 * 24 * 3600.0
@@ -162,9 +164,11 @@ class AccountStore:
         return {int(r.seat): (int(r.account_id), r.username, r.bot_owner is not None) for r in rows}
 
     # ratings
-    def finish_game(self, game_id: str, game: str, seats: Sequence[dict[str, Any]], ranks: Sequence[int]) -> bool:
-        """Record the final ranks of the account seats and rate the game if it is rated. Returns True
-        if this call applied the rating (False: unrated, or already rated by somebody else).
+    def finish_game(self, game_id: str, game: str, seats: Sequence[dict[str, Any]], ranks: Sequence[int],
+                    stats: Sequence[dict[str, Any]] | None = None) -> bool:
+        """Record the final ranks (and ``stats``, each seat's numbers: :func:`stats.final_stats`) of the
+        account seats and rate the game if it is rated. Returns True if this call applied the rating
+        (False: unrated, or already rated by somebody else).
 
         One transaction: the ranks, the ``rated_games`` row and the new ratings are stored together or
         not at all, so an account seat without a rank in a finished game means exactly "the rating
@@ -197,7 +201,8 @@ class AccountStore:
                     for seat, (account_id, *_) in linked.items():  # the ranks of the account seats, for profiles
                         conn.execute(update(account_games).where(account_games.c.game_id == game_id,
                                                                  account_games.c.account_id == account_id)
-                                     .values(rank=int(ranks[seat]), players=len(ranks)))
+                                     .values(rank=int(ranks[seat]), players=len(ranks),
+                                             stats=None if stats is None else json.dumps(stats[seat])))
                     if rated:
                         assert family is not None
                         _apply(conn, game_id, family, entrants)
@@ -265,7 +270,18 @@ class AccountStore:
                                   .select_from(account_games.join(games, games.c.id == account_games.c.game_id))
                                   .where(account_games.c.account_id == acct.id)
                                   .order_by(games.c.updated_at.desc()).limit(200)).all()
+            # every finished game with statistics, not only the 200 listed: the summary counts them all
+            finished = conn.execute(select(games.c.game, account_games.c.rank, account_games.c.stats)
+                                    .select_from(account_games.join(games, games.c.id == account_games.c.game_id))
+                                    .where(account_games.c.account_id == acct.id,
+                                           account_games.c.stats.is_not(None))).all()
         after = {h.game_id: h for h in hist}
+        stats = {g.game_id: load(g.stats) for g in played}
+        by_family: dict[str, list[tuple[int | None, dict[str, Any]]]] = {}
+        for game, rank, text in finished:
+            family, st = family_of(game), load(text)
+            if family is not None and st is not None:
+                by_family.setdefault(family, []).append((rank, st))
         owner = None
         if acct.bot_owner is not None:
             with self.engine.connect() as conn:
@@ -280,5 +296,8 @@ class AccountStore:
             "games": [{"id": g.game_id, "game": g.game, "variant": g.variant, "status": g.status, "seat": g.seat,
                        "rank": g.rank, "players": g.players, "updated_at": g.updated_at,
                        "rated": g.game_id in after,
-                       **({"rating": after[g.game_id].ordinal} if g.game_id in after else {})} for g in played],
+                       **({"rating": after[g.game_id].ordinal} if g.game_id in after else {}),
+                       **({"stats": stats[g.game_id]} if stats[g.game_id] is not None else {})} for g in played],
+            # the finished games with statistics of each family, added up (stats.aggregate)
+            "stats": {family: aggregate(rows) for family, rows in by_family.items()},
         }

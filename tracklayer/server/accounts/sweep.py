@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import tracklayer
 from tracklayer.server.accounts.ratings import final_ranks
+from tracklayer.server.accounts.stats import final_stats
 from tracklayer.server.accounts.store import AccountStore
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def rate_stored(store: Store, game_id: str) -> bool:
     if not game.is_over:
         raise ValueError(f"the stored moves of game {game_id} do not end it")
     seats = with_seat_flags(rec.seats, load_control(store, game_id, len(rec.seats), rec.game))
-    return AccountStore(store.engine).finish_game(game_id, rec.game, seats, final_ranks(game))
+    return AccountStore(store.engine).finish_game(game_id, rec.game, seats, final_ranks(game), final_stats(game))
 
 
 def with_seat_flags(seats: Sequence[dict[str, Any]], control: Any) -> list[dict[str, Any]]:

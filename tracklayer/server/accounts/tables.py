@@ -1,4 +1,4 @@
-"""The account tables (migrations 0003, 0006, 0007 and 0008)."""
+"""The account tables (migrations 0003, 0006, 0007, 0008 and 0009)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,9 @@ account_games = Table(
     Column("rank", Integer, nullable=True),  # set when the game ends
     Column("players", Integer, nullable=True),
     Column("joined_at", Float, nullable=False),
+    # migration 0009: the seat's final numbers as JSON (tracklayer.server.accounts.stats), set with the rank;
+    # NULL for a game that has not ended or ended before statistics were kept
+    Column("stats", Text, nullable=True),
 )
 ratings = Table(
     "ratings", metadata,

@@ -9,6 +9,9 @@ let data = null;
 let missing = false;
 let langPicker = null;
 const fmt = (x) => x.toFixed(1);
+// averages with at most one decimal, shares as percentages, in the page's language
+const num = (x) => new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(x);
+const pct = (x) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(x);
 const when = (sec) =>
   new Date(sec * 1000).toLocaleDateString(lang, { year: "numeric", month: "short", day: "numeric" });
 
@@ -54,6 +57,68 @@ function spark(points) {
   return svg;
 }
 
+// one family's summary (the API's stats.<family>): the numbers Board Game Arena keeps, only those the
+// family's maps have (no stations on New York, no tickets in Trans)
+function familyStats(f, st) {
+  const row = (key, value, sub = false) =>
+    value === undefined || value === null
+      ? null
+      : h(
+          "tr",
+          { "data-stat": key },
+          h("td", sub ? { class: "indent" } : {}, t(`profile.stat.${key}`)),
+          h("td", { class: "num" }, value),
+        );
+  const avg = (key) => (st[key] === undefined ? undefined : num(st[key]));
+  const rows =
+    f === "ttr"
+      ? [
+          row("games", num(st.games)),
+          row("wins", num(st.wins)),
+          row("total", avg("total")),
+          h("tr", {}, h("th", { colspan: 2 }, t("profile.stat.per_game"))),
+          row("route_points", avg("route_points"), true),
+          row("ticket_points", avg("ticket_points"), true),
+          row("station_points", avg("station_points"), true),
+          row("bonus_points", avg("bonus_points"), true),
+          row("attraction_points", avg("attraction_points"), true),
+          row("tickets", `${num(st.tickets_completed)} / ${num(st.tickets_failed)}`),
+          row("ticket_rate", st.ticket_rate == null ? null : pct(st.ticket_rate)),
+          row("longest_path", avg("longest_path")),
+          row("longest_bonus_share", st.longest_bonus_share === undefined ? undefined : pct(st.longest_bonus_share)),
+          row("stations_built", avg("stations_built")),
+          row("attractions", avg("attractions")),
+        ]
+      : [
+          row("games", num(st.games)),
+          row("wins", num(st.wins)),
+          row("total", avg("total")),
+          row("rounds", avg("rounds")),
+          row("rounds_won", avg("rounds_won")),
+          row("missing_rails", avg("missing_rails")),
+        ];
+  return h(
+    "div",
+    { class: "statfam", "data-family": f },
+    h("h3", {}, t(`leaderboard.family.${f}`)),
+    h("table", { class: "ladder stats" }, h("tbody", {}, rows)),
+  );
+}
+
+// the score and tickets of one finished game, under its place
+function gameLine(st) {
+  if (!st) return null;
+  const parts = [t("profile.game_points", { points: st.total })];
+  if (st.tickets_completed !== undefined)
+    parts.push(t("profile.game_tickets", { done: st.tickets_completed, failed: st.tickets_failed }));
+  // each part stays on one line: a phone wraps between them, not inside "4 ✗"
+  return h(
+    "span",
+    { class: "gstat" },
+    parts.map((p, i) => [i ? " · " : "", h("span", {}, p)]),
+  );
+}
+
 function render() {
   document.title = t("profile.page_title", { name: username });
   const main = document.getElementById("main");
@@ -96,7 +161,12 @@ function render() {
           ? h("a", { href: `/replay/${encodeURIComponent(g.id)}`, "data-replay": g.id }, gameTitle(g.game))
           : gameTitle(g.game),
       ),
-      h("td", {}, g.rank ? t("profile.place", { rank: g.rank, players: g.players }) : t(`profile.status.${g.status}`)),
+      h(
+        "td",
+        {},
+        g.rank ? t("profile.place", { rank: g.rank, players: g.players }) : t(`profile.status.${g.status}`),
+        gameLine(g.stats),
+      ),
       h("td", { class: "num" }, g.rated ? fmt(g.rating) : "—"),
     ),
   );
@@ -123,7 +193,9 @@ function render() {
         ),
       )
     : h("p", { class: "empty-note" }, t("profile.no_games"));
-  main.replaceChildren(
+  const stats = data.stats || {};
+  const families = ["ttr", "trans"].filter((f) => stats[f]);
+  const parts = [
     h(
       "div",
       {},
@@ -131,8 +203,21 @@ function render() {
       h("p", { class: "sub" }, t("profile.since", { date: when(data.joined) })),
     ),
     h("section", { class: "panel" }, h("h2", {}, t("profile.ratings")), cards),
+    families.length
+      ? h(
+          "section",
+          { class: "panel", id: "profile-stats" },
+          h("h2", {}, t("profile.stats_title")),
+          h(
+            "div",
+            { class: "statfams" },
+            families.map((f) => familyStats(f, stats[f])),
+          ),
+        )
+      : null,
     h("section", { class: "panel" }, h("h2", {}, t("profile.games_title", { count: data.games.length })), games),
-  );
+  ];
+  main.replaceChildren(...parts.filter((x) => x !== null));
 }
 
 function renderTop() {
