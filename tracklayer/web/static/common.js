@@ -232,6 +232,8 @@ const ICONS = {
   deck: "M3 2h10v12H3zM5.5 5h5M5.5 8h5M5.5 11h5",
   check: "M2.5 8.5l3.5 3.5 7.5-8",
   cross: "M3 3l10 10M13 3L3 13",
+  sound: "M2 6h3l4-3.5v11L5 10H2zM11.5 5.5a3.5 3.5 0 0 1 0 5M13.5 3.5a6.5 6.5 0 0 1 0 9",
+  mute: "M2 6h3l4-3.5v11L5 10H2zM11 6l4 4M15 6l-4 4",
 };
 export function icon(name, size = 14) {
   return s(
