@@ -59,3 +59,31 @@ def test_effects_follow_the_game_and_the_mute_toggle_is_kept(web_server: Server,
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def test_the_toggle_fits_the_top_bar(web_server: Server, browser: Any, shots: Any) -> None:
+    """On a laptop and on a phone, in English and German: the toggle lies inside the window, no smaller than the
+    motion toggle beside it, a 44 px touch target on the phone (icon only, named by its aria-label), and the
+    bar still holds everything after it."""
+    out = web_server.create("ttr-europe", [{"name": "Ann"}, {"kind": "bot", "name": "Robo"}], first_player=0)
+    for locale in ("en-US", "de-DE"):
+        for width, height, phone in ((1366, 768, False), (390, 844, True)):
+            page = new_page(browser, width, height, locale=locale, phone=phone)
+            try:
+                page.goto(web_server.base + out["seats"][0]["link"])
+                wait_my_turn(page)
+                page.evaluate("() => document.fonts.ready")
+                page.locator("#topbar").screenshot(path=str(shots / f"sound-topbar-{width}-{locale[:2]}.png"))
+                toggle, motion = page.locator("#sound").bounding_box(), page.locator("#motion").bounding_box()
+                assert toggle and motion
+                assert toggle["x"] >= 0 and toggle["x"] + toggle["width"] <= width, toggle
+                assert toggle["height"] >= motion["height"] - 0.5, (toggle, motion)
+                if phone:
+                    assert toggle["height"] >= 44 and toggle["width"] >= max(44, motion["width"]), (toggle, motion)
+                    # the whole bar fits: its last pill (online or not) ends inside the window
+                    live = page.locator("#topbar > .pill[role=status]").bounding_box()
+                    assert live and live["x"] + live["width"] <= width - 4, live
+                assert page.get_attribute("#sound", "aria-label")
+                assert not page.errors, page.errors
+            finally:
+                page.context.close()

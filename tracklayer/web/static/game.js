@@ -211,7 +211,7 @@ function renderTop() {
         onclick: toggleMute,
       },
       icon(quiet ? "mute" : "sound"),
-      h("span", { class: "sound-text" }, quiet ? t("sound.off") : t("sound.on")),
+      h("span", { class: "sound-text" }, " ", quiet ? t("sound.off") : t("sound.on")),
     ),
   );
   parts.push(
