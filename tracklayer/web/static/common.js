@@ -255,6 +255,8 @@ const ICONS = {
   check: "M2.5 8.5l3.5 3.5 7.5-8",
   cross: "M3 3l10 10M13 3L3 13",
   book: "M8 4C6.5 2.8 4 2.5 1.5 3v10c2.5-.5 5-.2 6.5 1 1.5-1.2 4-1.5 6.5-1V3C12 2.5 9.5 2.8 8 4zM8 4v10",
+  sound: "M2 6h3l4-3.5v11L5 10H2zM11.5 5.5a3.5 3.5 0 0 1 0 5M13.5 3.5a6.5 6.5 0 0 1 0 9",
+  mute: "M2 6h3l4-3.5v11L5 10H2zM11 6l4 4M15 6l-4 4",
 };
 export function icon(name, size = 14) {
   return s(

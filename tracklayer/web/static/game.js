@@ -14,6 +14,7 @@ import { clockPanel, onClockState } from "./clock.js";
 import { scoresTable, tiebreakText, winnersLine } from "./results.js";
 import { $, ui, legal, view, covered, mySeat, name, toast, box } from "./gamepage.js";
 import { ttrFamily } from "./game-ttr.js";
+import { soundsFor, play, muted, toggleSound, installSound, played } from "./sound.js";
 import { transFamily } from "./game-trans.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -49,6 +50,15 @@ function toggleMotion() {
   renderTop();
 }
 applyMotion();
+
+// ---------------------------------------------------------------- sound
+// Effects (sound.js) start with the player's first touch or key; the top bar's toggle mutes them.
+installSound();
+ui.sounds = played;
+function toggleMute() {
+  toggleSound();
+  renderTop();
+}
 
 // ---------------------------------------------------------------- connection
 function connect() {
@@ -185,6 +195,23 @@ function renderTop() {
       },
       h("span", { "aria-hidden": "true" }, calm ? "◌ " : "◉ "),
       h("span", { class: "motion-text" }, calm ? t("motion.reduced") : t("motion.on")),
+    ),
+  );
+  const quiet = muted();
+  parts.push(
+    h(
+      "button",
+      {
+        class: "pill sound",
+        type: "button",
+        id: "sound",
+        "aria-pressed": quiet ? "true" : "false",
+        title: t("sound.title"),
+        "aria-label": quiet ? t("sound.off") : t("sound.on"),
+        onclick: toggleMute,
+      },
+      icon(quiet ? "mute" : "sound"),
+      h("span", { class: "sound-text" }, " ", quiet ? t("sound.off") : t("sound.on")),
     ),
   );
   parts.push(
@@ -380,7 +407,9 @@ function bannerBox(last) {
   );
 }
 
-// Short animations of what changed: cards that came into the hand, tickets taken, opponents' counters.
+// Short animations of what changed (cards that came into the hand, tickets taken, opponents' counters) and
+// the sound effects it calls for (sound.js); a view seen before for other eyes (hot-seat) calls only for
+// what anyone may hear.
 function animateChanges() {
   const v = view();
   const prev = ui.prev;
@@ -389,7 +418,9 @@ function animateChanges() {
     tickets: (v.tickets || []).map((tk) => tk.id),
     players: v.players.map((p) => ({ ...p })),
     seat: mySeat(),
+    view: v,
   };
+  if (prev) play(soundsFor(prev.view, v, prev.seat === mySeat() ? mySeat() : null));
   if (!prev || prev.seat !== mySeat() || reducedMotion()) return;
   for (const [c, n] of Object.entries(v.hand || {})) {
     if (n > (prev.hand[c] ?? 0)) document.querySelector(`#hand .c-${c}`)?.classList.add("gained");

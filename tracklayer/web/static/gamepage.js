@@ -56,6 +56,7 @@ export const ui = {
   ticketsOf: null, // game over: the seat whose tickets are drawn on the map
   prev: null, // the last rendered view, to animate what changed (cards gained, tickets taken)
   chat: null, // the chat panel (chat.js)
+  sounds: null, // every effect the page asked for, heard or muted (sound.js `played`)
 };
 
 /** The moves this page may make now: none while the hot-seat cover hides the seat to play. */
