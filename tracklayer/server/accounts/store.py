@@ -265,16 +265,18 @@ class AccountStore:
             rs = conn.execute(select(ratings).where(ratings.c.identity == ident)).all()
             hist = conn.execute(select(rating_history).where(rating_history.c.identity == ident)
                                 .order_by(rating_history.c.at)).all()
+            # every finished game with statistics, not only the 200 listed: the summary counts them all. Read
+            # before the list: statistics are only ever added, so a game the summary counts has them in the list
+            # too, even when its game ends between the two reads
+            finished = conn.execute(select(games.c.game, account_games.c.rank, account_games.c.stats)
+                                    .select_from(account_games.join(games, games.c.id == account_games.c.game_id))
+                                    .where(account_games.c.account_id == acct.id,
+                                           account_games.c.stats.is_not(None))).all()
             played = conn.execute(select(account_games, games.c.game, games.c.variant, games.c.status,
                                          games.c.updated_at)
                                   .select_from(account_games.join(games, games.c.id == account_games.c.game_id))
                                   .where(account_games.c.account_id == acct.id)
                                   .order_by(games.c.updated_at.desc()).limit(200)).all()
-            # every finished game with statistics, not only the 200 listed: the summary counts them all
-            finished = conn.execute(select(games.c.game, account_games.c.rank, account_games.c.stats)
-                                    .select_from(account_games.join(games, games.c.id == account_games.c.game_id))
-                                    .where(account_games.c.account_id == acct.id,
-                                           account_games.c.stats.is_not(None))).all()
         after = {h.game_id: h for h in hist}
         stats = {g.game_id: load(g.stats) for g in played}
         by_family: dict[str, list[tuple[int | None, dict[str, Any]]]] = {}
