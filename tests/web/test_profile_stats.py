@@ -58,3 +58,28 @@ def test_the_profile_shows_statistics_in_german(web_server: Server, browser: Any
                 assert not page.errors, page.errors
             finally:
                 page.context.close()
+
+
+def test_a_bot_accounts_profile_says_it_is_a_bot_and_who_runs_it(web_server: Server, browser: Any,
+                                                                   shots: Path) -> None:
+    owner, bot = f"Besitzer_{secrets.token_hex(3)}", f"Robota_{secrets.token_hex(3)}"
+    with httpx.Client(base_url=web_server.base, timeout=waits.scaled(20),
+                      headers={"X-Forwarded-For": f"10.8.{secrets.randbelow(250)}.{secrets.randbelow(250)}"}) as http:
+        r = http.post("/api/register", json={"username": owner, "password": "a long enough password"})
+        assert r.status_code == 201, r.text
+        r = http.post("/api/me/bots", json={"name": bot}, headers={"X-CSRF-Token": r.json()["csrf"]})
+        assert r.status_code == 201, r.text
+    page = new_page(browser, 390, 844, locale="de-DE", phone=True)
+    try:
+        page.goto(f"{web_server.base}/u/{bot}")
+        mark = page.locator("#profile-bot")
+        mark.wait_for()
+        assert mark.inner_text().strip() == f"Ein Bot (ein Programm) von {owner}"
+        assert mark.locator("a").get_attribute("href") == f"/u/{owner}"
+        page.screenshot(path=str(shots / "profile-bot-de-390.png"))
+        page.goto(f"{web_server.base}/u/{owner}")  # a person's profile has no such line
+        page.wait_for_selector("#profile-name")
+        assert page.locator("#profile-bot").count() == 0
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()

@@ -1,6 +1,6 @@
 // @ts-check
 // A player's profile (/u/{username}): ratings per family, the rating over time, the games played.
-import { h, s, logo, gameTitle } from "./common.js";
+import { h, s, logo, gameTitle, icon } from "./common.js";
 import { init as initI18n, t, picker, onLangChange, lang } from "./i18n.js";
 import { accountBox } from "./account.js";
 
@@ -200,6 +200,16 @@ function render() {
       "div",
       {},
       h("h1", { id: "profile-name" }, data.username),
+      // a bot account: an outside program playing over the network, with the person who runs it
+      data.bot
+        ? h(
+            "p",
+            { class: "sub", id: "profile-bot" },
+            icon("bot", 15),
+            " ",
+            h("a", { href: `/u/${encodeURIComponent(data.owner || "")}` }, t("profile.bot_of", { owner: data.owner })),
+          )
+        : null,
       h("p", { class: "sub" }, t("profile.since", { date: when(data.joined) })),
     ),
     h("section", { class: "panel" }, h("h2", {}, t("profile.ratings")), cards),
