@@ -12,7 +12,10 @@ Each build writes one SHA-256 per game, and the two lists must be equal.
     python benchmarks/differential.py --trace CASE SEED # one game's transcript, to diff by hand
 
 The cases cover every map and variant, 2 to 6 players, and Trans with one, several and per-round
-special cards, so tunnels, ferries, stations, the Mega deal and every card's effect are played.
+special cards, so tunnels, ferries, stations, the Mega deal and every card's effect are played. Bots
+play a share of the moves, and their decisions are part of the transcript: the Steiner bot in Trans,
+and in Ticket to Ride the compiled bots (``planner`` and ``mcts``, with a fixed number of
+iterations, in turn for each case, whose search near the end samples worlds, clones them and plays them out).
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tracklayer.bots.trans_bots import SteinerBot  # noqa: E402
+from tracklayer.bots.ttr_heuristic import HeuristicBot  # noqa: E402
+from tracklayer.bots.ttr_mcts import MCTSBot  # noqa: E402
 
 # (game, players, options): cycled through, so any N games cover the cases evenly
 CASES: list[tuple[str, int, dict[str, Any]]] = [
@@ -51,7 +56,8 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("trans-europa", 5, {"special_cards": {"fixed": [], "per_round": 2}}),
 ]
 VIEW_EVERY = 5  # steps between looks at a seat's views, observation and the mask
-BOT_SHARE = 0.8  # of the moves in Trans games
+BOT_SHARE = {"trans": 0.8, "ttr": 0.5}  # of the moves, per family
+MCTS_ITERATIONS = 6  # per searched move: enough to sample, clone and play out several worlds
 LOG_TAIL = 12  # moves of the log a view carries (the whole log would make long games quadratic)
 
 
@@ -74,7 +80,14 @@ def transcript(case: int, seed: int) -> Iterator[str]:
     codec: Any = codec_for(game)
     rnd = random.Random(f"{case}/{seed}")
     # Trans games played at random hardly end (nobody joins their cities): there a Steiner bot plays most moves
-    bot = None if game_name.startswith("ttr-") else SteinerBot(seed=seed)
+    family = "ttr" if game_name.startswith("ttr-") else "trans"
+    bot: Any
+    if family == "trans":
+        bot = SteinerBot(seed=seed)
+    elif seed // len(CASES) % 2:
+        bot = MCTSBot(seed=seed, iterations=MCTS_ITERATIONS, max_seconds=None)
+    else:
+        bot = HeuristicBot(seed, "planner")
     reload_at = rnd.randrange(20, 120)
     step = 0
     while not game.is_over:
@@ -96,8 +109,10 @@ def transcript(case: int, seed: int) -> Iterator[str]:
             saved = json.loads(json.dumps(game.to_json()))
             game = tracklayer.load_game(saved)
             yield "reloaded " + _json(saved["state"])
-        if bot is not None and rnd.random() < BOT_SHARE:
-            game.apply(bot.choose(game.view(game.current_player, log_tail=0), legal))
+        if rnd.random() < BOT_SHARE[family]:
+            move = bot.choose(game.view(game.current_player, log_tail=0), legal)
+            yield f"bot {move}"
+            game.apply(move)
         else:
             game.apply(legal[rnd.randrange(len(legal))])
         step += 1

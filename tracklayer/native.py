@@ -33,8 +33,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-# The modules that make up the engine's hot path: rules, legal moves, state, scoring, views and the
-# RL codecs that turn a state into arrays. Everything else (server, bots, CLI) stays interpreted.
+# The modules that make up the engine's hot path: rules, legal moves, state, scoring, views, the RL
+# codecs that turn a state into arrays, and the Ticket to Ride bots' planning and search (what a search
+# bot runs thousands of times a move). Everything else (server, other bots, CLI) stays interpreted.
 COMPILED_MODULES: tuple[str, ...] = (
     "tracklayer.core.rng",
     "tracklayer.core.game",
@@ -61,6 +62,9 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tracklayer.rl.ttr_arrays",
     "tracklayer.rl.fastpath",
     "tracklayer.rl.trans_codec",
+    "tracklayer.bots.ttr_common",
+    "tracklayer.bots.ttr_heuristic",
+    "tracklayer.bots.ttr_mcts",
 )
 
 # Python semantics, exactly: type annotations stay documentation (with annotation typing on, Cython turns

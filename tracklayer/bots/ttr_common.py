@@ -14,6 +14,8 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import cython
+
 from tracklayer.ttr.board import GRAY, Board, load_board
 
 INF = float("inf")
@@ -39,6 +41,8 @@ class BoardInfo:
         self.route_color = [r.color for r in board.routes]
         self.route_ends = [(r.a, r.b) for r in board.routes]
         self.route_points = list(board.route_score)
+        # routes by points, most first (ties by id): what a rollout claims when it has no plan
+        self.by_points = sorted(range(len(self.route_points)), key=lambda r: -self.route_points[r])
         self.tunnel = [r.tunnel for r in board.routes]
         self.ferry = [r.locomotives for r in board.routes]
         self.twins = [r.twins for r in board.routes]
@@ -132,12 +136,8 @@ class Obs:
     # ------------------------------------------------------------------ route status
     def usable(self, r: int, p: int | None = None) -> bool:
         """Could player ``p`` (default: me) still claim route ``r`` (ignoring cards and wagons)?"""
-        p = self.seat if p is None else p
-        owner = self.route_owner
-        if owner[r] != -1:
-            return False
-        closed = self.n in self.info.board.closed_with_players
-        return not any(owner[t] == p or (closed and owner[t] != -1) for t in self.info.twins[r])
+        return route_usable(self.route_owner, self.info.twins[r], r, self.seat if p is None else p,
+                            self.n in self.info.board.closed_with_players)
 
     def turns_left_estimate(self) -> float:
         """Rough number of my turns before the game ends (the fastest player runs out of wagons).
@@ -176,6 +176,20 @@ class Obs:
         return max(1.0, best)
 
 
+@cython.locals(owner=list, twins=tuple, r=cython.int, p=cython.int, closed=cython.bint, t=cython.int,
+               o=cython.int)
+def route_usable(owner: list[int], twins: tuple[int, ...], r: int, p: int, closed: bool) -> bool:
+    """Whether ``p`` could still claim route ``r`` (``twins``: its other lanes) by ownership alone: nobody
+    owns it, ``p`` owns no other lane, and the double route is not ``closed`` by a built lane."""
+    if owner[r] != -1:
+        return False
+    for t in twins:
+        o = owner[t]
+        if o == p or (closed and o != -1):
+            return False
+    return True
+
+
 # ---------------------------------------------------------------------- planning
 @dataclass
 class Plan:
@@ -201,24 +215,32 @@ class Planner:
         p = self.p
         self.cost: list[float] = []
         self.borrowable: list[bool] = []
-        for r in range(len(info.route_len)):
-            if obs.route_owner[r] == p:
+        closed = obs.n in info.board.closed_with_players
+        owner, twins, lengths, points = obs.route_owner, info.twins, info.route_len, info.route_points
+        tunnel, ferry = info.tunnel, info.ferry
+        for r in range(len(lengths)):
+            o = owner[r]
+            if o == p:
                 c = 0.0
-            elif obs.usable(r, p):
-                c = info.route_len[r] + route_overhead - long_bias * (info.route_points[r] - info.route_len[r])
-                if info.tunnel[r]:
+            elif route_usable(owner, twins[r], r, p, closed):
+                c = lengths[r] + route_overhead - long_bias * (points[r] - lengths[r])
+                if tunnel[r]:
                     c += tunnel_penalty
-                if info.ferry[r]:
-                    c += ferry_penalty * info.ferry[r]
+                if ferry[r]:
+                    c += ferry_penalty * ferry[r]
             else:
                 c = INF
             self.cost.append(c)
-            self.borrowable.append(obs.route_owner[r] not in (-1, p))
+            self.borrowable.append(o != -1 and o != p)
         self.stations = obs.stations_left[p] if info.board.features.stations else 0
         self.station_penalty = station_penalty
         # stations already built by p: their borrowable routes are free (we may assume the best use)
         self.own_station_cities = [c for c, o in enumerate(obs.station_owner) if o == p]
 
+    @cython.locals(a=cython.int, b=cython.int, allow_borrow=cython.bint, adj=list, cost=list, borrowable=list,
+                   edge=list, dist=list, prev_node=list, prev_route=list, heap=list, sp=cython.double,
+                   d=cython.double, c=cython.double, nd=cython.double, node=cython.int, u=cython.int,
+                   s=cython.int, ns=cython.int, nxt=cython.int, v=cython.int, r=cython.int, borrowed=cython.int)
     def path(self, a: int, b: int, extra_free: set[int], allow_borrow: bool) -> tuple[float, list[int], int] | None:
         """Cheapest a-b path: (cost, routes, borrowed route or -1); own and ``extra_free`` routes cost 0.
 
@@ -229,14 +251,19 @@ class Planner:
         cost = self.cost
         borrowable = self.borrowable
         station_free = self._station_free()
+        edge = cost[:]  # what each route costs this search: free if planned already or borrowed for free
+        for r in extra_free:
+            edge[r] = 0.0
+        for r in station_free:
+            edge[r] = 0.0
         sp = self.station_penalty
         size = 2 * self.info.n_cities
         dist = [INF] * size
         prev_node = [-1] * size
         prev_route = [-1] * size
-        start = 2 * a
-        dist[start] = 0.0
-        heap = [(0.0, start)]
+        node = 2 * a
+        dist[node] = 0.0
+        heap = [(0.0, node)]
         pop, push = heapq.heappop, heapq.heappush
         while heap:
             d, node = pop(heap)
@@ -255,7 +282,7 @@ class Planner:
                 routes.reverse()
                 return d, routes, borrowed
             for v, r in adj[u]:
-                c = 0.0 if (r in extra_free or r in station_free) else cost[r]
+                c = edge[r]
                 ns = s
                 if c == INF:
                     if allow_borrow and s == 0 and borrowable[r]:
@@ -352,27 +379,37 @@ class Planner:
         routes_out.sort(key=lambda r: -info.route_len[r])
         return Plan(routes_out, borrow, done, planned, failed, used, cost)
 
+    @cython.locals(parent=list, owner=list, ends=list, p=cython.int, r=cython.int, ra=cython.int, rb=cython.int)
     def components(self) -> list[int]:
         """Component label per city of the player's own routes."""
         parent = list(range(self.info.n_cities))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for r, o in enumerate(self.obs.route_owner):
-            if o == self.p:
-                a, b = self.info.route_ends[r]
-                ra, rb = find(a), find(b)
+        owner = self.obs.route_owner
+        ends = self.info.route_ends
+        p = self.p
+        for r in range(len(owner)):
+            if owner[r] == p:
+                ra = _find(parent, ends[r][0])
+                rb = _find(parent, ends[r][1])
                 if ra != rb:
                     parent[ra] = rb
-        return [find(x) for x in range(self.info.n_cities)]
+        return [_find(parent, x) for x in range(self.info.n_cities)]
 
     def distance(self, a: int, b: int) -> float:
         found = self.path(a, b, set(), False)
         return INF if found is None else found[0]
+
+
+@cython.cfunc
+@cython.returns(cython.int)
+@cython.locals(parent=list, x=cython.int, up=cython.int)
+def _find(parent: list[int], x: int) -> int:
+    """The root of ``x`` in the union-find ``parent``, halving the path on the way."""
+    while True:
+        up = parent[x]
+        if up == x:
+            return x
+        parent[x] = parent[up]
+        x = parent[x]
 
 
 def card_needs(info: BoardInfo, hand: list[int], routes: list[int]) -> tuple[list[int], int, int]:

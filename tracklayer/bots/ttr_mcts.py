@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tracklayer.bots.base import Budget, move_seed
-from tracklayer.bots.ttr_common import GRAY, INF, BoardInfo, Obs, Planner
+from tracklayer.bots.ttr_common import GRAY, INF, BoardInfo, Obs, Planner, route_usable
 from tracklayer.bots.ttr_heuristic import HeuristicBot, Moves
 from tracklayer.core.errors import IllegalAction
 from tracklayer.core.rng import Rng
@@ -140,10 +140,9 @@ class FastPolicy:
 
     def _can_claim(self, p: int, r: int) -> bool:
         s = self.g.state
-        if s.route_owner[r] != -1 or self.info.route_len[r] > s.wagons[p]:
+        if self.info.route_len[r] > s.wagons[p]:
             return False
-        closed = s.n_players in self.info.board.closed_with_players
-        return not any(s.route_owner[t] == p or (closed and s.route_owner[t] != -1) for t in self.info.twins[r])
+        return route_usable(s.route_owner, self.info.twins[r], r, p, s.n_players in self.info.board.closed_with_players)
 
     def _claim(self, p: int, r: int, pay: tuple[int, int]) -> None:
         table = self.g.table
@@ -161,7 +160,7 @@ class FastPolicy:
                     best = (r, pay)
                     break
         if best is None and (not routes or s.final_turns >= 0 or sum(s.hands[p]) >= 14):
-            for r in sorted(range(len(info.route_len)), key=lambda x: -info.route_points[x]):
+            for r in info.by_points:
                 if self._can_claim(p, r) and (info.route_len[r] >= 3 or s.wagons[p] < 6 or s.final_turns >= 0):
                     pay = self._payment(p, r)
                     if pay is not None:
