@@ -51,9 +51,10 @@ export function learnButton(game, label, player, error) {
       type: "button",
       "data-lesson": game,
       onclick: (e) => {
-        /** @type {HTMLButtonElement} */ (e.currentTarget).disabled = true;
+        const button = /** @type {HTMLButtonElement} */ (e.currentTarget);
+        button.disabled = true; // one game per click
         startTutorial(game, player(), error).finally(() => {
-          /** @type {HTMLButtonElement} */ (e.currentTarget).disabled = false;
+          button.disabled = false;
         });
       },
     },

@@ -200,9 +200,11 @@ export async function mountGuide(gameId, game, read) {
           id: "guide-toggle",
           "aria-expanded": mem.collapsed ? "false" : "true",
           "aria-controls": "guide-body",
+          "aria-label": mem.collapsed ? t("tut.show") : t("tut.hide"),
+          title: mem.collapsed ? t("tut.show") : t("tut.hide"),
           onclick: change(() => (mem.collapsed = !mem.collapsed)),
         },
-        mem.collapsed ? t("tut.show") : t("tut.hide"),
+        h("span", { "aria-hidden": "true" }, mem.collapsed ? "▾" : "▴"),
       ),
       h(
         "button",
@@ -227,15 +229,16 @@ export async function mountGuide(gameId, game, read) {
             ? t(key("pending"), params)
             : t(key("text"), params);
       const wave = place && (place.step.ack || place.mode !== "wait");
+      // the button ends the paragraph: the guide stays low and leaves the board its room
       body = h(
         "div",
         { class: "guide-body", id: "guide-body", "aria-live": "polite" },
-        h("p", {}, text),
-        wave
-          ? h(
-              "div",
-              { class: "row" },
-              h(
+        h(
+          "p",
+          {},
+          text,
+          wave
+            ? h(
                 "button",
                 {
                   class: `btn small ${place.step.ack && place.mode === "do" ? "primary" : "ghost"}`,
@@ -245,9 +248,9 @@ export async function mountGuide(gameId, game, read) {
                   onclick: change(() => mem.acked.add(place.step.id)),
                 },
                 place.step.ack && place.mode === "do" ? t("tut.got_it") : t("tut.skip"),
-              ),
-            )
-          : null,
+              )
+            : null,
+        ),
       );
     }
     panel.dataset.step = place ? place.step.id : "finished";
