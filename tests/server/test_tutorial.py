@@ -59,6 +59,8 @@ def test_a_tutorial_has_the_lessons_seed_and_stays_unrated_for_a_logged_in_playe
     assert out["link"] == f"/game/{out['id']}#{out['token']}"
     setup, seats = stored_seats(url, out["id"])
     lesson = LESSONS["ttr-europe"]
+    room = client.app.state.rooms.rooms[out["id"]]  # type: ignore[attr-defined]
+    assert room.bots[1].seed == lesson.bot_seed and room.bots[1].name == lesson.bot
     assert setup["seed"] == lesson.seed and setup["options"]["first_player"] == 0
     assert seats[0]["lesson"] == "ttr-europe" and seats[0]["name"] == "Ann" and "account" not in seats[0]
     assert seats[1] | {"name": "Lehrer", "kind": "bot", "bot": lesson.bot, "seed": lesson.bot_seed} == seats[1]

@@ -43,7 +43,7 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
             and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
 
 
-def check_layout(page: Any, lang: str, shots: Path, name: str) -> None:
+def check_layout(page: Any, lang: str, shots: Path, name: str, family: str = "ttr") -> None:
     """The guide is seen whole, in the page's language, its buttons finger-sized, and it covers neither the
     board nor the hand (nor the phone's dock); a screenshot to look at."""
     page.evaluate("() => window.scrollTo(0, 0)")
@@ -63,7 +63,7 @@ def check_layout(page: Any, lang: str, shots: Path, name: str) -> None:
         .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
     assert not cut, f"{name}: cut text {cut}"
     step = guide.get_attribute("data-step")
-    expected = catalog(lang)[f"tut.ttr.{step}.title"].replace("{loco}", catalog(lang)["color.locomotive"])
+    expected = catalog(lang)[f"tut.{family}.{step}.title"].replace("{loco}", catalog(lang)["color.locomotive"])
     assert guide.locator("h2").inner_text() == expected
     page.screenshot(path=str(shots / f"tutorial-{name}.png"))
 
@@ -95,9 +95,9 @@ def play_first_steps(page: Any, lang: str, shots: Path, size: str) -> None:
     assert not page.errors, page.errors
 
 
-def start_from_lobby(ctx: Any, server: Server) -> Any:
+def start_from_lobby(ctx: Any, server: Server, game: str = "ttr-europe") -> Any:
     page = opened(ctx, server.base + "/")
-    page.click('#learn button[data-lesson="ttr-europe"]')
+    page.click(f'#learn button[data-lesson="{game}"]')
     page.wait_for_url("**/game/**")
     page.wait_for_selector("#guide")
     return page
@@ -162,3 +162,34 @@ def test_the_guide_can_be_folded_and_closed_and_stays_so(web_server: Server, bro
         assert not page.errors, page.errors
     finally:
         ctx.close()
+
+
+def legal_move(page: Any, prefix: str) -> str:
+    page.wait_for_function(f"() => (window.__tracklayer.st.legal || []).some((m) => m.startsWith('{prefix}'))")
+    return str(page.evaluate(f"() => window.__tracklayer.st.legal.find((m) => m.startsWith('{prefix}'))"))
+
+
+def play_trans_steps(page: Any, lang: str, shots: Path, size: str) -> None:
+    """Place the start marker, lay two rails: the guide follows."""
+    guide_at(page, "start")
+    assert "tut-pulse" in page.get_attribute("#trans-cities", "class")
+    check_layout(page, lang, shots, f"trans-start-{lang}-{size}", "trans")
+    page.click(f'g.pt[data-point="{legal_move(page, "start ")[6:]}"]')
+    guide_at(page, "rail")  # after the bot's start marker
+    assert "tut-pulse" in page.get_attribute("#board", "class")
+    check_layout(page, lang, shots, f"trans-rail-{lang}-{size}", "trans")
+    page.click(f'g.edge[data-edge="{legal_move(page, "rail ")[5:]}"] .edge-hit', force=True)
+    guide_at(page, "second")
+    page.click(f'g.edge[data-edge="{legal_move(page, "rail ")[5:]}"] .edge-hit', force=True)
+    page.wait_for_function("() => !['start', 'rail', 'second'].includes(document.querySelector('#guide').dataset.step)")
+    assert not page.errors, page.errors
+
+
+def test_the_trans_tutorial_guides_the_first_turns(web_server: Server, browser: Any, shots: Path) -> None:
+    for lang, locale, size in (("en", "en-US", "phone"), ("de", "de-DE", "laptop")):
+        ctx = context(browser, size, locale)
+        try:
+            page = start_from_lobby(ctx, web_server, "trans-europa")
+            play_trans_steps(page, lang, shots, size)
+        finally:
+            ctx.close()
