@@ -172,7 +172,7 @@ def legal_move(page: Any, prefix: str) -> str:
 def play_trans_steps(page: Any, lang: str, shots: Path, size: str) -> None:
     """Place the start marker, lay two rails: the guide follows."""
     guide_at(page, "start")
-    assert "tut-pulse" in page.get_attribute("#trans-cities", "class")
+    assert "tut-pulse" in page.get_attribute("#board", "class")
     check_layout(page, lang, shots, f"trans-start-{lang}-{size}", "trans")
     page.click(f'g.pt[data-point="{legal_move(page, "start ")[6:]}"]')
     guide_at(page, "rail")  # after the bot's start marker
