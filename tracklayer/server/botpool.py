@@ -315,9 +315,11 @@ class SeatBot:
     last: Choice | None = None  # the last pool answer (tests read where the move was chosen)
 
 
-def make_seat_bot(name: str) -> SeatBot:
-    """A bot for a seat; the random bot stands in for one that cannot be built (and says so in the log)."""
-    seed = secrets.randbits(64)
+def make_seat_bot(name: str, seed: int | None = None) -> SeatBot:
+    """A bot for a seat (``seed``: a tutorial's, that replays the same game; else drawn); the random bot
+    stands in for one that cannot be built (and says so in the log)."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        seed = secrets.randbits(64)
     key = resolve_bot(name)
     if key is None:
         log.error("bot %r is not in the registry; the random bot plays instead", name)

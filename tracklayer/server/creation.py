@@ -21,8 +21,9 @@ def bad(message: str) -> HTTPException:
     return HTTPException(status_code=400, detail=message)
 
 
-def new_record(body: dict[str, Any]) -> tuple[GameRecord, Any]:
-    """The record and engine game ``body`` asks for (the body of ``POST /api/games``, a JSON object)."""
+def new_record(body: dict[str, Any], seed: int | None = None) -> tuple[GameRecord, Any]:
+    """The record and engine game ``body`` asks for (the body of ``POST /api/games``, a JSON object);
+    ``seed`` fixes the deck (a tutorial's lesson), else it is drawn."""
     name = body.get("game")
     entry = game_entry(name) if isinstance(name, str) and name in tracklayer.games() else None
     if not isinstance(name, str) or entry is None:
@@ -66,7 +67,8 @@ def new_record(body: dict[str, Any]) -> tuple[GameRecord, Any]:
     options = body.get("options") or {}
     if not isinstance(options, dict):
         raise bad("'options' must be an object")
-    seed = secrets.randbits(62)  # secret: it fixes the deck order
+    if seed is None:
+        seed = secrets.randbits(62)  # secret: it fixes the deck order
     first = secrets.randbelow(len(seats)) if body.get("first_player") is None else body.get("first_player")
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(seats):
         raise bad("'first_player' must be a seat number")

@@ -88,6 +88,14 @@ class CreateGame(Body):
     standin: Any = Field(None, description="the bot that plays a seat whose time ran out (a bot or level)")
 
 
+class CreateTutorial(Body):
+    """``POST /api/tutorial``: a tutorial game of one game against a bot (tracklayer/server/tutorial.py)."""
+
+    game: StrictStr = Field(description="a game with a lesson: ttr-europe, ttr-new-york, trans-europa, trans-america")
+    name: Any = Field(None, description="the player's name")
+    bot_name: Any = Field(None, description="the bot's name, in the player's language")
+
+
 class Credentials(Body):
     """``POST /api/register`` and ``POST /api/login``."""
 

@@ -199,6 +199,7 @@ class Room:
         out = []
         for i, s in enumerate(self.record.seats):
             info = {"seat": i, "name": s["name"], "kind": s["kind"], **({"bot": s["bot"]} if s.get("bot") else {}),
+                    **({"lesson": s["lesson"]} if s.get("lesson") else {}),  # a tutorial (tutorial.py)
                     "online": s["kind"] == "bot" or i in online,
                     **(self.control.seat_flags(i) if self.control is not None else {})}
             wait = self.handover_in(i)
@@ -547,7 +548,7 @@ class Rooms:
     def _seat_bots(room: Room) -> None:
         for i, s in enumerate(room.record.seats):
             if s["kind"] == "bot":
-                room.bots[i] = make_seat_bot(s.get("bot") or "bot")
+                room.bots[i] = make_seat_bot(s.get("bot") or "bot", s.get("seed"))
         if room.control is not None:  # seats a stand-in bot holds
             for i in room.control.bot_seats():
                 room.bots[i] = make_seat_bot(room.control.standin_bot)

@@ -109,6 +109,8 @@ class Accounts:
         (seat,) = seats
         if room.record.seats[seat].get("account") is not None or room.game.is_over:
             return
+        if room.record.seats[seat].get("lesson"):  # a tutorial is unrated (tracklayer/server/tutorial.py)
+            return
         who = await self.current(ws)
         if who is None:
             return

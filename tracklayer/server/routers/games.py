@@ -22,7 +22,8 @@ from tracklayer.server.creation import bad, new_record
 from tracklayer.server.deps import AccountsDep, LimitsDep, RoomDep, RoomsDep, StoreDep
 from tracklayer.server.limits import Refused
 from tracklayer.server.lobby import creator_out
-from tracklayer.server.models import CreateGame, JSONBodyRoute
+from tracklayer.server.models import CreateGame, CreateTutorial, JSONBodyRoute
+from tracklayer.server.tutorial import tutorial_record
 
 log = logging.getLogger("tracklayer.server")
 router = APIRouter(tags=["games"], route_class=JSONBodyRoute)
@@ -113,6 +114,30 @@ async def api_create(create: CreateGame, request: Request, store: StoreDep, room
     out.update(creator_out(rec))  # one creator token: links (lobby.py) and seat hand-over (clocks.py)
     out["clock"] = control.spec
     return JSONResponse(out, status_code=201)
+
+
+@router.post("/api/tutorial", status_code=201)
+async def api_tutorial(create: CreateTutorial, request: Request, store: StoreDep, rooms: RoomsDep,
+                       limits: LimitsDep) -> JSONResponse:
+    """A tutorial game (tracklayer/server/tutorial.py): private, unrated, no clock; the player's link."""
+    address = client_address(request)
+    try:
+        limits.check_rate(address)
+        rec, game = tutorial_record(create.game, create.name, create.bot_name)
+    except Refused as exc:
+        raise refused(exc) from None
+    control = new_control(parse_clock({}, rec.game), len(rec.seats))
+    control.creator = rec.creator_token or control.creator
+    control.observe(game, [s["kind"] == "human" for s in rec.seats])
+    await asyncio.to_thread(store.create_game, rec)
+    await asyncio.to_thread(store_new, store, rec.id, control)
+    limits.created(address, rec.id, False)
+    room = rooms.add(rec, game, control)
+    rooms.kick_bots(room)
+    log.info("tutorial %s created (%s)", rec.id, rec.game)
+    token = rec.seats[0]["token"]
+    return JSONResponse({"id": rec.id, "game": rec.game, "token": token, "link": f"/game/{rec.id}#{token}"},
+                        status_code=201)
 
 
 @router.get("/api/games/{game_id}")

@@ -102,6 +102,7 @@ export function transFamily({ send, render }) {
           ),
         ),
       );
+      out[out.length - 1].id = "trans-cities"; // the tutorial's guide points to it (tutorial.js)
     }
     out.push(
       box(

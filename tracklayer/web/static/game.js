@@ -16,6 +16,7 @@ import { $, ui, legal, view, covered, mySeat, name, toast, box } from "./gamepag
 import { ttrFamily } from "./game-ttr.js";
 import { soundsFor, play, muted, toggleSound, installSound, played } from "./sound.js";
 import { transFamily } from "./game-trans.js";
+import { mountGuide } from "./tutorial.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const tok = location.hash.slice(1);
@@ -134,7 +135,22 @@ async function onMessage(msg) {
     const page = { send, render };
     ui.family = ui.board.family === "ttr" ? ttrFamily(page) : transFamily(page);
     buildBoard();
+    const lesson = msg.role === "seat" ? msg.seats[msg.seat]?.lesson : null;
+    if (lesson) mountTutorial(lesson);
   }
+  render();
+}
+
+// A tutorial game (the seat has a lesson): the guide above the board (tutorial.js), updated with every render.
+async function mountTutorial(lesson) {
+  ui.guide = await mountGuide(gameId, lesson, () => ({
+    v: view(),
+    legal: legal(),
+    seat: mySeat(),
+    board: ui.board,
+    over: ui.st.over,
+    other: name(view().players.findIndex((_, seat) => seat !== mySeat())),
+  }));
   render();
 }
 
@@ -304,6 +320,7 @@ function render() {
   animateChanges();
   renderOverlay();
   fitDock();
+  ui.guide?.update();
 }
 
 // Undo (docs/protocol.md#undo): the server says when this connection may take its last move back

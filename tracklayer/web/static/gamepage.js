@@ -57,6 +57,7 @@ export const ui = {
   prev: null, // the last rendered view, to animate what changed (cards gained, tickets taken)
   chat: null, // the chat panel (chat.js)
   sounds: null, // every effect the page asked for, heard or muted (sound.js `played`)
+  guide: null, // a tutorial game's guide (tutorial.js)
 };
 
 /** The moves this page may make now: none while the hot-seat cover hides the seat to play. */

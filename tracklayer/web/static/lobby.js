@@ -5,6 +5,7 @@ import { geoLayer } from "./geo.js";
 import { linkRow, eyeMark, tableMark, playerList } from "./links.js";
 import { mountClockPicker, clockBody, clockLabel, defaultPreset, suggestClock } from "./clock.js";
 import { accountBox, csrfHeaders } from "./account.js";
+import { learnPanel } from "./learn.js";
 
 const $ = (id) => document.getElementById(id);
 /** A field of the quick-play form (its selects and the name input). @type {(id: string) => HTMLInputElement | HTMLSelectElement} */
@@ -659,12 +660,14 @@ async function main() {
   });
   $("create").addEventListener("click", create);
   renderQuick();
+  $("learn").replaceChildren(...learnPanel()); // tutorial games (learn.js)
   $("quick-go").addEventListener("click", quickPlay);
   onLangChange(() => {
     renderTop();
     renderTiles();
     choose(chosen);
     renderQuick();
+    $("learn").replaceChildren(...learnPanel());
     refresh();
     if (lastCreated) showLinks(lastCreated);
   });

@@ -6,6 +6,7 @@
 import { h, logo, gameTitle } from "./common.js";
 import { init as initI18n, t, lang, picker, onLangChange } from "./i18n.js";
 import { accountBox } from "./account.js";
+import { LESSONS, learnButton, savedName } from "./learn.js";
 
 /** @type {Record<string, string[]>} */
 export const SECTIONS = {
@@ -135,6 +136,7 @@ async function render() {
       { class: "rules-head" },
       h("h1", {}, t("rules.title", { game: name })),
       h("p", { class: "sub" }, t("rules.intro")),
+      LESSONS.includes(game) ? learnRow() : null,
     ),
     others(),
     contents,
@@ -143,6 +145,12 @@ async function render() {
   // the variant the game page links to: shown once the sections exist (the browser looked before they did)
   const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
   if (target) target.scrollIntoView();
+}
+
+// "Learn to play": a tutorial game of this game (learn.js)
+function learnRow() {
+  const error = h("span", { class: "error", role: "alert" });
+  return h("div", { class: "row learn-row" }, learnButton(game, t("tut.learn_rules"), savedName, error), error);
 }
 
 function renderTop() {
