@@ -81,6 +81,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     rooms.chat = app.state.chat = ChatHub(rooms)  # the PostgreSQL listener hands it other processes' chat
     rooms.on_over.append(accounts.on_over)  # rated games
     accounts.start_sweeper(store)  # and the games a crash left unrated
+    accounts.start_presence()  # friends see who is online (accounts/friends.py)
     cluster = attach_cluster(rooms)  # PostgreSQL: moves and bot ownership shared by all processes
     matchmaker = rooms.matchmaker = app.state.matchmaker = Matchmaker(store, rooms)  # open seats, quick play
     matchmaker.start()

@@ -135,3 +135,10 @@ class NewToken(Body):
     """``POST /api/bots/{name}/tokens``: an API token of a bot account (its secret is shown once)."""
 
     label: Any = Field(None, description="what the token is for, at most 24 characters (none: 'token')")
+
+
+class InviteFriend(Body):
+    """``POST /api/games/{id}/invite``: offer a human seat to an account that follows you."""
+
+    seat: StrictInt = Field(description="the number of a human seat nobody has taken")
+    username: StrictStr = Field(min_length=1, max_length=64, description="the account to invite: it must follow you")

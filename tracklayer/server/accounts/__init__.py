@@ -30,8 +30,9 @@ and a rating. Decisions (documented in ``docs/server.md``):
 
 The package, one module per concern: ``tables`` (the schema), ``names`` (usernames, passwords),
 ``limiter`` (login attempts), ``store`` (reads and writes), ``ratings`` (the openskill update),
-``sweep`` (games a crash left unrated) and ``service`` (sessions and the game server's hooks). The
-routes are ``tracklayer.server.routers.accounts`` and ``.ratings``.
+``sweep`` (games a crash left unrated), ``friends`` (following, who is online, invitations to a seat) and
+``service`` (sessions and the game server's hooks). The routes are ``tracklayer.server.routers.accounts``,
+``.ratings`` and ``.friends``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from fastapi import HTTPException, Request, WebSocket
@@ -13,6 +15,7 @@ from fastapi.responses import Response
 from sqlalchemy.engine import Engine
 
 from tracklayer.server.accounts.bots import TOKEN_PREFIX, BotStore
+from tracklayer.server.accounts.friends import INVITE_WINDOW, TOUCH_EVERY, FriendStore
 from tracklayer.server.accounts.limiter import LoginLimiter, RequestLimiter
 from tracklayer.server.accounts.ratings import final_ranks
 from tracklayer.server.accounts.stats import final_stats
@@ -51,10 +54,91 @@ class Accounts:
         self.tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: Background | None = None
         self.unrateable: set[str] = set()  # games the sweep could not rebuild (logged once, not retried)
+        self.friends = FriendStore(engine)
+        # invitations sent per account, counted in the database (every process into one row)
+        self.invite_counter = LoginLimiter(lambda: engine, window=INVITE_WINDOW, prune_every=float("inf"))
+        self._touched: dict[int, float] = {}  # account -> when this process last wrote its activity (monotonic)
+        # account -> game id -> its websockets open here ("": watching); renewed together every TOUCH_EVERY
+        self.live: dict[int, Counter[str]] = {}
+        self._presence: Background | None = None
 
     async def current(self, request: Request | WebSocket) -> dict[str, Any] | None:
+        """The session of the request's cookie, or None; the account counts as active on the site now."""
         sid = request.cookies.get(COOKIE)
-        return await asyncio.to_thread(self.store.session, sid) if sid else None
+        who = await asyncio.to_thread(self.store.session, sid) if sid else None
+        if who is not None:
+            await self.seen(who["account_id"])
+        return who
+
+    async def seen(self, account_id: int) -> None:
+        """Write the account's activity, unless this process did in the last ``TOUCH_EVERY`` seconds."""
+        now = time.monotonic()
+        if now - self._touched.get(account_id, -TOUCH_EVERY) < TOUCH_EVERY:
+            return
+        if len(self._touched) > 10_000:  # forget the accounts that are not active any more
+            self._touched = {a: t for a, t in self._touched.items() if now - t < TOUCH_EVERY}
+        self._touched[account_id] = now
+        try:
+            await asyncio.to_thread(self.friends.touch, [account_id])
+        except Exception:  # presence is a courtesy: a failed write must not fail the request
+            log.exception("presence: writing an account's activity failed")
+
+    # presence in games --------------------------------------------------------------
+    async def arrive(self, ws: WebSocket, game_id: str, role: str) -> int | None:
+        """A game websocket opened: its account (same-site sockets only) is on the site while it stays open,
+        and in that game if it holds a seat. Returns the account to hand to :meth:`leave`."""
+        if not _same_origin(ws):
+            return None
+        who = await self.current(ws)
+        if who is None:
+            return None
+        account_id = int(who["account_id"])
+        key = game_id if role in ("seat", "table") else ""
+        self.live.setdefault(account_id, Counter())[key] += 1
+        if key:
+            try:
+                await asyncio.to_thread(self.friends.set_game, account_id, key)
+            except Exception:
+                log.exception("presence: writing an account's game failed")
+        return account_id
+
+    def leave(self, account_id: int | None, game_id: str, role: str) -> None:
+        """The websocket :meth:`arrive` counted closed."""
+        if account_id is None:
+            return
+        key = game_id if role in ("seat", "table") else ""
+        games = self.live.get(account_id)
+        if games is None:
+            return
+        games[key] -= 1
+        if games[key] <= 0:
+            del games[key]
+        if not games:
+            del self.live[account_id]
+        if key and key not in games:  # its last seat websocket of that game here: another game it is in, or none
+            other = next((g for g in games if g), None)
+            self._spawn(asyncio.to_thread(self.friends.set_game, account_id, other, key))
+
+    def start_presence(self, every: float = TOUCH_EVERY) -> None:
+        """Renew the activity of every account with a websocket open here, one write every ``every`` seconds."""
+        async def step() -> None:
+            if self.live:
+                await asyncio.to_thread(self.friends.touch, list(self.live))
+
+        if self._presence is None:
+            self._presence = Background.every("tracklayer-presence", every, step, "presence: renewing failed")
+            self._presence.start()
+
+    def _spawn(self, work: Any) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("presence: a write failed")
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def authenticated(self, request: Request) -> dict[str, Any] | None:
         """The session of a state-changing request, CSRF-checked: 403 if the cookie names a live
@@ -170,6 +254,8 @@ class Accounts:
     async def close(self) -> None:
         if self._sweeper is not None:
             await self._sweeper.close()
+        if self._presence is not None:
+            await self._presence.close()
         for task in list(self.tasks):
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(10):  # never wait_for: tracklayer/server/lease.py

@@ -1,4 +1,4 @@
-"""The account tables (migrations 0003, 0006, 0007, 0008 and 0009)."""
+"""The account tables (migrations 0003, 0006, 0007, 0008, 0009 and 0010)."""
 
 from __future__ import annotations
 
@@ -100,4 +100,29 @@ api_tokens = Table(  # migration 0008: the API tokens of bot accounts (docs/prot
     Column("created_at", Float, nullable=False),
     Column("last_used_at", Float, nullable=True),
     Column("revoked_at", Float, nullable=True),  # a revoked token authenticates nothing; the row stays for the list
+)
+# ---------------------------------------------------------------------------- friends (migration 0010)
+follows = Table(  # one row per follow: ``follower_id`` follows ``followee_id``; both ways is a friendship
+    "follows", metadata,
+    Column("follower_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("followee_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Index("ix_follows_followee", "followee_id"),
+)
+presence = Table(  # when an account was last active on the site, and the game it last opened a seat of
+    "account_presence", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("last_seen_at", Float, nullable=False),
+    Column("game_id", String(32), nullable=True),  # NULL when its last game websocket closed
+)
+invitations = Table(  # a seat of a game offered to one account; the seat's token is read when it is accepted
+    "invitations", metadata,
+    Column("id", String(16), primary_key=True),  # public: names the invitation in the invitee's answers
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("inviter_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("invitee_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ux_invitations_seat_invitee", "game_id", "seat", "invitee_id", unique=True),
+    Index("ix_invitations_invitee", "invitee_id"),
 )

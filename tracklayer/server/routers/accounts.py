@@ -51,6 +51,7 @@ async def register(body: Credentials, request: Request, response: Response,
         return SafeJSONResponse({"detail": f"the username {shown(username)} is taken",
                                  "code": "username-taken"}, status_code=409)
     sid, csrf = await asyncio.to_thread(acct.store.new_session, account_id)
+    await acct.seen(account_id)  # online from now (friends.py)
     acct.set_cookie(response, request, sid)
     return {"username": username, "csrf": csrf}
 
@@ -78,6 +79,7 @@ async def login(body: Credentials, request: Request, response: Response, acct: A
     if hasher.check_needs_rehash(found.password_hash):  # parameters changed since it was made
         await asyncio.to_thread(acct.store.set_hash, found.id, await asyncio.to_thread(hasher.hash, password))
     sid, csrf = await asyncio.to_thread(acct.store.new_session, int(found.id))
+    await acct.seen(int(found.id))  # online from now (friends.py)
     acct.set_cookie(response, request, sid)
     return {"username": found.username, "csrf": csrf}
 
@@ -100,10 +102,21 @@ async def me(request: Request, acct: AccountsDep) -> dict[str, Any]:
 
 
 @router.get("/api/users/{username}")
-async def user(username: str, acct: AccountsDep) -> dict[str, Any]:
+async def user(username: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
+    """A player's profile; a person's has their online status (friends.py), and for a signed-in visitor
+    whether they follow each other (``relation``; ``"self": true`` on one's own profile)."""
     out = await asyncio.to_thread(acct.store.profile, username) if len(username) <= 64 else None
     if out is None:
         raise HTTPException(404, "no such player")
+    if not out.get("bot"):
+        found = await asyncio.to_thread(acct.store.find_account, username)
+        if found is not None:
+            out["presence"] = await asyncio.to_thread(acct.friends.status, int(found.id))
+            who = await acct.current(request)
+            if who is not None and who["account_id"] == found.id:
+                out["relation"] = {"self": True}
+            elif who is not None:
+                out["relation"] = await asyncio.to_thread(acct.friends.relation, who["account_id"], int(found.id))
     return out
 
 

@@ -83,6 +83,7 @@ async def ws_game(ws: WebSocket, game_id: str, settings: SettingsDep, rooms: Roo
     # (no await between this and joining it, so it cannot be unloaded under the new connection)
     room = await rooms.get(game_id) or room
     await acct.on_join(ws, room, access.role, access.seats)
+    account = await acct.arrive(ws, room.id, access.role)  # friends see the account online, in this game
     conn = Connection(ws, access, settings.rate, settings.burst)
     room.connections.add(conn)
     rooms.connections_changed(room)  # other server processes show the seat online (presence.py)
@@ -95,6 +96,7 @@ async def ws_game(ws: WebSocket, game_id: str, settings: SettingsDep, rooms: Roo
     finally:
         room.connections.discard(conn)
         rooms.connections_changed(room)
+        acct.leave(account, room.id, access.role)
         conn.close()
         room.broadcast()
         with contextlib.suppress(Exception):

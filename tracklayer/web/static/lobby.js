@@ -6,6 +6,7 @@ import { linkRow, eyeMark, tableMark, playerList } from "./links.js";
 import { mountClockPicker, clockBody, clockLabel, defaultPreset, suggestClock } from "./clock.js";
 import { accountBox, csrfHeaders } from "./account.js";
 import { learnPanel } from "./learn.js";
+import { friendsPanel, inviteControl } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 /** A field of the quick-play form (its selects and the name input). @type {(id: string) => HTMLInputElement | HTMLSelectElement} */
@@ -13,6 +14,7 @@ const quickField = (id) => /** @type {HTMLInputElement | HTMLSelectElement} */ (
 let catalog = { games: [], bots: [] };
 let chosen = null;
 let seats = [];
+const friends = friendsPanel(); // the signed-in player's friends and invitations (friends.js)
 
 async function api(path, opts) {
   const r = await fetch(path, opts);
@@ -360,12 +362,20 @@ function showLinks(out) {
     add(tableMark(), t("lobby.hotseat_table"), out.hotseat.link, true);
   }
   let first = !out.hotseat;
+  // a signed-in creator sits on the first human seat (not at a hot-seat table): the others can go to followers
+  const invite = friends.signedIn() && !out.hotseat && out.creator;
+  let mine = invite;
   for (const seat of out.seats) {
     if (seat.kind !== "human") continue;
     tokens[seat.seat] = seat.token;
     add(token(seat.seat), seat.name, seat.link, first);
     first = false;
+    if (mine) mine = false;
+    else if (invite && friends.followers().length)
+      links.lastElementChild.append(inviteControl(out.id, seat, out.creator.token, friends.followers()));
   }
+  if (invite && !friends.followers().length && out.seats.filter((x) => x.kind === "human").length > 1)
+    links.append(h("p", { class: "invite-none" }, t("friends.invite_none")));
   tokens.spectator = out.spectator.token;
   add(eyeMark(), t("lobby.spectators"), out.spectator.link, false);
   if (out.creator) tokens.creator = out.creator.token; // reopens every link later (My games, the game page)
@@ -384,6 +394,7 @@ function statusChip(st) {
 }
 
 async function refresh() {
+  friends.refresh();
   const mine = store.mine();
   let listed = [];
   try {
@@ -647,6 +658,8 @@ async function main() {
   await initI18n();
   langPicker = picker();
   renderTop();
+  $("side").prepend(friends.panel);
+  document.addEventListener("tracklayer:account", () => friends.refresh());
   catalog = await api("/api/catalog");
   chosen = catalog.games.find((g) => g.name === "ttr-europe") || catalog.games[0];
   renderTiles();
@@ -669,6 +682,7 @@ async function main() {
     renderQuick();
     $("learn").replaceChildren(...learnPanel());
     refresh();
+    friends.draw();
     if (lastCreated) showLinks(lastCreated);
   });
   refresh();

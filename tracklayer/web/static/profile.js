@@ -3,11 +3,13 @@
 import { h, s, logo, gameTitle, icon } from "./common.js";
 import { init as initI18n, t, picker, onLangChange, lang } from "./i18n.js";
 import { accountBox } from "./account.js";
+import { followButton, presenceLine } from "./friends.js";
 
 const username = decodeURIComponent(location.pathname.split("/").pop() || "");
 let data = null;
 let missing = false;
 let langPicker = null;
+let followError = "";
 const fmt = (x) => x.toFixed(1);
 // averages with at most one decimal, shares as percentages, in the page's language
 const num = (x) => new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(x);
@@ -17,7 +19,7 @@ const when = (sec) =>
 
 async function load() {
   try {
-    const r = await fetch(`/api/users/${encodeURIComponent(username)}`);
+    const r = await fetch(`/api/users/${encodeURIComponent(username)}`, { credentials: "same-origin" });
     if (r.status === 404) missing = true;
     else data = await r.json();
   } catch {
@@ -211,6 +213,8 @@ function render() {
           )
         : null,
       h("p", { class: "sub" }, t("profile.since", { date: when(data.joined) })),
+      presenceLine(data.presence, "profile-presence"),
+      follow(),
     ),
     h("section", { class: "panel" }, h("h2", {}, t("profile.ratings")), cards),
     families.length
@@ -230,6 +234,28 @@ function render() {
   main.replaceChildren(...parts.filter((x) => x !== null));
 }
 
+// a signed-in visitor's follow button, and whether this player follows them back (friends.js)
+function follow() {
+  const rel = data.relation;
+  if (!rel || rel.self) return null;
+  const done = (answer, error) => {
+    if (answer) data.relation = { following: answer.following, follows_you: answer.follows_you, friend: answer.friend };
+    followError = error || "";
+    render();
+  };
+  return h(
+    "div",
+    { class: "follow-row" },
+    followButton(data.username, rel, done),
+    rel.friend
+      ? h("span", { class: "friend-mark", id: "profile-friend" }, t("friends.friend"))
+      : rel.follows_you
+        ? h("span", { class: "friend-mark", id: "profile-follows-you" }, t("friends.follows_you"))
+        : null,
+    followError ? h("span", { class: "error", role: "alert" }, followError) : null,
+  );
+}
+
 function renderTop() {
   document.getElementById("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), accountBox(), langPicker);
 }
@@ -243,4 +269,5 @@ initI18n().then(() => {
   });
   render();
   load();
+  document.addEventListener("tracklayer:account", load); // signed in or out: the follow button changes
 });

@@ -1,0 +1,116 @@
+"""Friends (tracklayer.server.accounts.friends): following players, the friends list with who is online, and
+invitations to a seat of a new game."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import Any
+
+from fastapi import APIRouter, Header, HTTPException, Request
+
+from tracklayer.server.accounts.friends import INVITES_PER_WINDOW, FriendError
+from tracklayer.server.deps import AccountsDep, RoomDep, RoomsDep
+from tracklayer.server.lobby import bearer, same_secret, seat_link
+from tracklayer.server.models import InviteFriend, JSONBodyRoute
+
+router = APIRouter(tags=["friends"], route_class=JSONBodyRoute)
+
+
+async def signed_in(request: Request, acct: AccountsDep, what: str) -> dict[str, Any]:
+    """The CSRF-checked session of a state-changing request; 401 for a guest."""
+    who = await acct.authenticated(request)
+    if who is None:
+        raise HTTPException(401, f"sign in to {what}")
+    return who
+
+
+async def call(fn: Any, *args: Any) -> Any:
+    try:
+        return await asyncio.to_thread(fn, *args)
+    except FriendError as exc:
+        raise HTTPException(exc.status, exc.message) from None
+
+
+@router.post("/api/users/{username}/follow")
+async def follow(username: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
+    who = await signed_in(request, acct, "follow players")
+    if len(username) > 64:
+        raise HTTPException(404, "no such player")
+    out: dict[str, Any] = await call(acct.friends.follow, who["account_id"], username)
+    return out
+
+
+@router.post("/api/users/{username}/unfollow")
+async def unfollow(username: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
+    who = await signed_in(request, acct, "follow players")
+    if len(username) > 64:
+        raise HTTPException(404, "no such player")
+    out: dict[str, Any] = await call(acct.friends.unfollow, who["account_id"], username)
+    return out
+
+
+@router.get("/api/friends")
+async def friends(request: Request, acct: AccountsDep) -> dict[str, Any]:
+    """The signed-in account's friends list (who it follows, with their status; who follows it) and its
+    invitations. The lobby asks every few seconds: that request also keeps the account online."""
+    who = await acct.current(request)
+    if who is None:
+        raise HTTPException(401, "sign in to see your friends")
+    out: dict[str, Any] = await asyncio.to_thread(acct.friends.friends, who["account_id"])
+    out["invitations"] = await asyncio.to_thread(acct.friends.invitations, who["account_id"])
+    return out
+
+
+@router.post("/api/games/{game_id}/invite", status_code=201)
+async def invite(body: InviteFriend, request: Request, room: RoomDep, acct: AccountsDep,
+                 authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    """Offer a human seat of the game to an account that follows the signed-in creator (the creator token in
+    ``Authorization``, as for the game's links): it appears in that account's lobby."""
+    who = await signed_in(request, acct, "invite friends")
+    rec = room.record
+    if not same_secret(rec.creator_token, bearer(authorization)):
+        raise HTTPException(403, "seats are offered by the game's creator: send the creator token as "
+                                 "'Authorization: Bearer TOKEN'")
+    seat = body.seat
+    if not 0 <= seat < len(rec.seats) or rec.seats[seat]["kind"] != "human" or not rec.seats[seat].get("token"):
+        raise HTTPException(400, "'seat' must be the number of a human seat")
+    if rec.seats[seat].get("account") is not None or room.game.is_over:
+        raise HTTPException(409, "that seat is taken: its player has joined")
+    count, started = await asyncio.to_thread(acct.invite_counter.count, "invite", str(who["account_id"]))
+    if count > INVITES_PER_WINDOW:
+        retry = max(1, math.ceil(started + acct.invite_counter.window - acct.invite_counter.clock()))
+        raise HTTPException(429, f"at most {INVITES_PER_WINDOW} invitations in {acct.invite_counter.window / 60:g} "
+                                 f"minutes; try again in {retry} s", headers={"Retry-After": str(retry)})
+    out: dict[str, Any] = await call(acct.friends.invite, who["account_id"], rec.id, seat, body.username)
+    return {**out, "seat": seat}
+
+
+@router.post("/api/invitations/{invitation_id}/accept")
+async def accept(invitation_id: str, request: Request, rooms: RoomsDep, acct: AccountsDep) -> dict[str, Any]:
+    """Take the invitation's seat: the account is linked to it and gets that seat's link (no other seat's)."""
+    who = await signed_in(request, acct, "answer invitations")
+    found = await asyncio.to_thread(acct.friends.find, who["account_id"], invitation_id)
+    if found is None:
+        raise HTTPException(404, "no such invitation")
+    room = await rooms.get(found.game_id)
+    seat = int(found.seat)
+    s = room.record.seats[seat] if room is not None and 0 <= seat < len(room.record.seats) else None
+    if room is None or s is None or not s.get("token") or room.game.is_over or s.get("account") is not None:
+        await asyncio.to_thread(acct.friends.drop, [found.id])
+        raise HTTPException(409, "this seat is no longer free: the invitation is gone")
+    if not await asyncio.to_thread(acct.store.link_seat, who["account_id"], room.id, seat):
+        await asyncio.to_thread(acct.friends.drop, [found.id])
+        raise HTTPException(409, "this seat is no longer free, or you have a seat in this game already")
+    s["account"] = who["account_id"]  # the room in memory too (on_join links nobody else to it)
+    await asyncio.to_thread(acct.friends.seat_done, room.id, seat)
+    return {"id": room.id, "game": room.record.game, "seat": seat, "name": s["name"], "token": s["token"],
+            "link": seat_link(room.id, s["token"])}
+
+
+@router.post("/api/invitations/{invitation_id}/decline")
+async def decline(invitation_id: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
+    who = await signed_in(request, acct, "answer invitations")
+    if len(invitation_id) > 16 or not await asyncio.to_thread(acct.friends.decline, who["account_id"], invitation_id):
+        raise HTTPException(404, "no such invitation")
+    return {"ok": True}
