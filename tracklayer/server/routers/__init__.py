@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from tracklayer.server.routers import accounts, bots, games, lobby, pages, play, ratings, replays, score, seats
+from tracklayer.server.routers import accounts, bots, games, lobby, mail, pages, play, ratings, replays, score, seats
 
 ROUTERS: tuple[APIRouter, ...] = (pages.router, games.router, play.router, lobby.router, seats.router,
                                   replays.router, score.router, accounts.router, bots.router,
-                                  ratings.router)
+                                  ratings.router, mail.router)
