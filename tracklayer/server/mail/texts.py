@@ -50,7 +50,7 @@ def compose(kind: str, lang: str, mail_from: str, to: str, link: str, profile: s
     msg["Subject"] = say(f"{kind}.subject")
     msg["From"] = mail_from
     msg["To"] = to
-    msg["Content-Language"] = lang
     msg.set_content(text)
     msg.add_alternative(page, subtype="html")
+    msg["Content-Language"] = lang  # after the parts: making them moves Content-* headers into the first
     return msg

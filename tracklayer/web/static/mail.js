@@ -108,12 +108,12 @@ export function mailSection() {
         label,
       );
     parts.push(
-      h("p", { class: "sub" }, t("mail.intro")),
+      h("p", { class: "mailintro" }, t("mail.intro")),
       form,
       status,
       toggle("turn_mail", t("mail.turn")),
       toggle("invite_mail", t("mail.invite")),
-      note ? h("p", { class: failed ? "error" : "sub", role: "status" }, note) : null,
+      note ? h("p", { class: failed ? "error" : "mailintro", role: "status" }, note) : null,
     );
     section.replaceChildren(...parts.filter((x) => x !== null));
   }
@@ -137,7 +137,7 @@ export function mailEnabled() {
 
 /** "Invite by e-mail" under a seat's link (the game's creator token). */
 export function inviteForm(gameId, seat, creatorToken) {
-  const out = h("p", { class: "sub", role: "status" });
+  const out = h("p", { class: "invitenote", role: "status" });
   const input = h("input", {
     type: "text",
     autocomplete: "off",
@@ -160,7 +160,7 @@ export function inviteForm(gameId, seat, creatorToken) {
           to.includes("@") ? { seat, email: to, lang } : { seat, username: to, lang },
           { Authorization: `Bearer ${creatorToken}` },
         );
-        out.className = res.ok ? "sub" : "error";
+        out.className = res.ok ? "invitenote" : "error";
         out.textContent = res.ok
           ? t("invite.sent")
           : res.status === 404

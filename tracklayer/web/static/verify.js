@@ -37,7 +37,7 @@ function render() {
       h(
         "section",
         { class: "panel" },
-        h("h1", {}, t("verify.title")),
+        h("h2", {}, t("verify.title")),
         h(
           "p",
           { id: "verify-result", "data-result": result, class: result === "ok" ? "" : "sub" },
