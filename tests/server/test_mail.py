@@ -438,13 +438,14 @@ def test_migration_0010_up_down_up(tmp_path: Path) -> None:
 
     urls = [f"sqlite:///{tmp_path / 'm.sqlite3'}"]
     pg = os.environ.get("TRACKLAYER_TEST_DATABASE_URL")
-    if pg:
-        admin = make_engine(normalise_url(pg))
+    if pg:  # a schema of this test's own: the database's other schemas stay at their revisions
+        base = pg.split("?", 1)[0]
+        admin = make_engine(normalise_url(base))
         with admin.begin() as conn:
-            conn.exec_driver_sql("DROP SCHEMA IF EXISTS mail_test CASCADE")
-            conn.exec_driver_sql("CREATE SCHEMA mail_test")
+            conn.exec_driver_sql("DROP SCHEMA IF EXISTS mail_migration CASCADE")
+            conn.exec_driver_sql("CREATE SCHEMA mail_migration")
         admin.dispose()
-        urls.append(pg + ("&" if "?" in pg else "?") + "options=-csearch_path%3Dmail_test")
+        urls.append(base + "?options=-csearch_path%3Dmail_migration")
     for url in urls:
         engine = make_engine(normalise_url(url))
         try:

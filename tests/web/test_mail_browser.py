@@ -112,3 +112,37 @@ def test_the_panel_says_when_the_server_sends_no_mail(web_server: Server, browse
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def test_a_seat_link_goes_out_by_mail_from_my_games(mail_web: Server, mailbox: Mailbox, browser: Any,  # noqa: F811
+                                                    shots: Path) -> None:
+    """The creator's links (My games): "Invite by e-mail" under a seat's link mails that link, in German."""
+    with httpx.Client(base_url=mail_web.base, timeout=waits.scaled(20)) as http:
+        r = http.post("/api/games", json={"game": "ttr-new-york", "seats": [{"name": "Ann"}, {"name": "Bea"}]})
+        assert r.status_code == 201, r.text
+        g = r.json()
+    address = f"bea-{secrets.token_hex(3)}@example.org"
+    page = new_page(browser, 390, 844, locale="de-DE", phone=True)
+    try:
+        page.goto(f"{mail_web.base}/my#{g['id']}:{g['creator']['token']}")
+        page.locator(f'details[data-links="{g["id"]}"] summary').click()
+        invite = page.locator('.invite[data-seat="1"]')
+        invite.locator("button", has_text="Per E-Mail einladen").click()
+        invite.locator("input").fill(address)
+        invite.locator("button[type=submit]").click()
+        invite.locator(".invitenote", has_text="Einladung verschickt.").wait_for()
+        _no_sideways_scroll(page)
+        page.screenshot(path=str(shots / "invite-mail-de-390.png"), full_page=True)
+        msg = mailbox.wait(address)
+        assert link_of(msg) == f"{mail_web.base}/game/{g['id']}#{g['seats'][1]['token']}"
+        assert msg["Subject"] == "Ann lädt dich zu Ticket to Ride: New York ein"  # a guest: another seat's name
+        invite.locator("input").fill("kein name")
+        invite.locator("button[type=submit]").click()
+        invite.locator(".error", has_text="Einen Spieler mit diesem Namen gibt es nicht.").wait_for()
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def _no_sideways_scroll(page: Any) -> None:
+    assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
