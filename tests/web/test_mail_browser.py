@@ -17,14 +17,14 @@ import pytest
 from tests import waits
 from tests.server.helpers import ROOT, Server
 from tests.server.test_mail import Mailbox, link_of, mail_server
-from tests.server.test_mail import mailbox as mailbox  # noqa: F401 (the module's SMTP server fixture)
+from tests.server.test_mail import mailbox as mailbox
 from tests.web.test_play import new_page
 
 CATALOGS = ROOT / "tracklayer" / "web" / "static" / "i18n"
 
 
 @pytest.fixture(scope="module")
-def mail_web(tmp_path_factory: pytest.TempPathFactory, mailbox: Mailbox) -> Iterator[Server]:  # noqa: F811
+def mail_web(tmp_path_factory: pytest.TempPathFactory, mailbox: Mailbox) -> Iterator[Server]:
     srv = mail_server(tmp_path_factory.mktemp("mailweb"), mailbox.port)  # type: ignore[attr-defined]
     try:
         yield srv
@@ -54,7 +54,7 @@ def _fits(page: Any) -> None:
 
 
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
-def test_setting_an_address_shows_verification_sent(mail_web: Server, mailbox: Mailbox, browser: Any, shots: Path,  # noqa: F811
+def test_setting_an_address_shows_verification_sent(mail_web: Server, mailbox: Mailbox, browser: Any, shots: Path,
                                                     locale: str) -> None:
     lang = locale[:2]
     english = json.loads((CATALOGS / "en.json").read_text())
@@ -114,7 +114,7 @@ def test_the_panel_says_when_the_server_sends_no_mail(web_server: Server, browse
         page.context.close()
 
 
-def test_a_seat_link_goes_out_by_mail_from_my_games(mail_web: Server, mailbox: Mailbox, browser: Any,  # noqa: F811
+def test_a_seat_link_goes_out_by_mail_from_my_games(mail_web: Server, mailbox: Mailbox, browser: Any,
                                                     shots: Path) -> None:
     """The creator's links (My games): "Invite by e-mail" under a seat's link mails that link, in German."""
     with httpx.Client(base_url=mail_web.base, timeout=waits.scaled(20)) as http:

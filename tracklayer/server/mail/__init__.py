@@ -40,11 +40,12 @@ if TYPE_CHECKING:
     from tracklayer.server.rooms import Room
     from tracklayer.server.settings import Settings
 
-__all__ = ["INVITES_PER_HOUR", "INVITES_PER_TARGET", "LANGS", "TURN_PER_HOUR", "VERIFY_PER_HOUR", "Limited", "Mail",
-           "MailStore", "TokenRefused", "address_key"]
+__all__ = ["INVITES_PER_HOUR", "INVITES_PER_TARGET", "LANGS", "TURN_PER_HOUR", "VERIFY_PER_HOUR", "VERIFY_PER_TARGET",
+           "Limited", "Mail", "MailStore", "TokenRefused", "address_key"]
 log = logging.getLogger("tracklayer.server")
 
 VERIFY_PER_HOUR = 5  # verification mails an account may ask for in an hour
+VERIFY_PER_TARGET = 5  # verification mails one address gets in a day (from any number of accounts)
 TURN_PER_HOUR = 12  # "your turn" mails one account gets in an hour at most (many games at once)
 INVITES_PER_HOUR = 10  # invitations one sender may mail in an hour
 INVITES_PER_TARGET = 3  # invitations one address gets in a day
@@ -105,6 +106,8 @@ class Mail:
         email, lang = current["email"], current["lang"]
         if email is None:
             return
+        if self.store.count("verify", time.time() - 86400, target=address_key(email)) >= VERIFY_PER_TARGET:
+            raise Limited(f"that address had {VERIFY_PER_TARGET} verification mails today: try again tomorrow")
         token = self.store.new_token(account_id, email)
         self.store.log("verify", account_id=account_id, target=address_key(email))
         self._put("verify", lang, email, f"{self.base}/verify-email#{token}",
