@@ -128,7 +128,8 @@ class Mail:
             return
         once = f"turn:{rec.id}:{seat}:{len(room.game.moves)}"
         others = [s["name"] for i, s in enumerate(rec.seats) if i != seat]
-        link = f"{self.base}/game/{rec.id}#{rec.seats[seat]['token']}"
+        token = rec.seats[seat].get("token")
+        link = f"{self.base}/game/{rec.id}" + (f"#{token}" if token else "")
         self._spawn(self._turn(int(account_id), rec.game, rec.id, once, others, link))
 
     async def _turn(self, account_id: int, game: str, game_id: str, once: str, others: list[str], link: str) -> None:
