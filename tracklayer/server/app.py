@@ -34,6 +34,7 @@ from tracklayer.server.db import Store, default_database_url
 from tracklayer.server.guard import BodyLimit, JSONOnly, SafeJSONResponse
 from tracklayer.server.limits import CreationLimits
 from tracklayer.server.lobby import Matchmaker
+from tracklayer.server.mail import Mail
 from tracklayer.server.replay import Replays
 from tracklayer.server.rooms import Rooms
 from tracklayer.server.routers import ROUTERS, apidocs
@@ -82,6 +83,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     rooms.on_over.append(accounts.on_over)  # rated games
     accounts.start_sweeper(store)  # and the games a crash left unrated
     accounts.start_presence()  # friends see who is online (accounts/friends.py)
+    mail = app.state.mail = Mail(settings, store.engine)  # verification, "your turn" and invite mail
+    mail.start()
+    rooms.on_turn.append(mail.on_turn)
     cluster = attach_cluster(rooms)  # PostgreSQL: moves and bot ownership shared by all processes
     matchmaker = rooms.matchmaker = app.state.matchmaker = Matchmaker(store, rooms)  # open seats, quick play
     matchmaker.start()
@@ -94,6 +98,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await cluster.close()
         await rooms.close()
         await accounts.close()
+        await mail.close()
         store.close()
 
 

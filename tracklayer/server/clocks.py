@@ -383,6 +383,13 @@ class Clocks:
             self.spawn(self._store(room.id, c))
         if changed and not owner:
             c.dirty = False
+        if changed and owner and c.deadline is not None and c.turn_seat is not None \
+                and c.spec is not None and c.spec["turn_seconds"] >= TURN_BASED:
+            for hook in self.rooms.on_turn:  # a person's turn began in a turn-based game ("your turn" mail)
+                try:
+                    hook(room, c.turn_seat)
+                except Exception:
+                    log.exception("game %s: a turn hook failed", room.id)
         self._schedule(room, owner)
 
     async def _store(self, game_id: str, c: Control) -> None:

@@ -20,6 +20,7 @@ from tracklayer.server.db import Store
 from tracklayer.server.guard import valid_game_id
 from tracklayer.server.limits import CreationLimits
 from tracklayer.server.lobby import Matchmaker
+from tracklayer.server.mail import Mail
 from tracklayer.server.replay import Replays
 from tracklayer.server.rooms import Room, Rooms
 from tracklayer.server.settings import Settings
@@ -61,6 +62,10 @@ def get_replays(conn: HTTPConnection) -> Replays:
     return _state(conn, "replays")
 
 
+def get_mail(conn: HTTPConnection) -> Mail:
+    return _state(conn, "mail")
+
+
 def get_static(conn: HTTPConnection) -> Path:
     return _state(conn, "static")
 
@@ -73,6 +78,7 @@ ChatDep = Annotated[ChatHub, Depends(get_chat)]
 LimitsDep = Annotated[CreationLimits, Depends(get_limits)]
 MatchmakerDep = Annotated[Matchmaker, Depends(get_matchmaker)]
 ReplaysDep = Annotated[Replays, Depends(get_replays)]
+MailDep = Annotated[Mail, Depends(get_mail)]
 StaticDep = Annotated[Path, Depends(get_static)]
 
 

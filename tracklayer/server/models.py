@@ -19,7 +19,7 @@ from typing import Annotated, Any
 
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from tracklayer.server.guard import json_body
 
@@ -142,3 +142,47 @@ class InviteFriend(Body):
 
     seat: StrictInt = Field(description="the number of a human seat nobody has taken")
     username: StrictStr = Field(min_length=1, max_length=64, description="the account to invite: it must follow you")
+def _email(value: Any) -> str:
+    """An e-mail address as people type one: ``local@domain``, the domain a host name with a dot. The
+    check is deliberately simple (the verification mail is the real test): no spaces or control
+    characters, one ``@``, at most 254 characters, a local part of at most 64."""
+    if not isinstance(value, str):
+        raise ValueError("an e-mail address is text, e.g. ann@example.org")
+    text = value.strip()
+    local, at, domain = text.rpartition("@")
+    labels = domain.rstrip(".").split(".")
+    if not at or not local or len(text) > 254 or len(local) > 64 or "@" in local \
+            or any(c.isspace() or not c.isprintable() or c in '<>(),;:\\"[]' for c in text) \
+            or len(labels) < 2 or not all(labels) \
+            or any(len(x) > 63 or x.startswith("-") or x.endswith("-") for x in labels):
+        raise ValueError("not an e-mail address (name@example.org)")
+    return text
+
+
+Email = Annotated[Any, AfterValidator(_email)]
+
+
+class MailSettings(Strict):
+    """``PUT /api/me/mail``: the account's address (null: none) and its switches; fields left out stay."""
+
+    email: Email | None = Field(None, description="an e-mail address, or null to remove it")
+    turn_mail: StrictBool | None = Field(None, description="mail when it is your turn in a turn-based game")
+    invite_mail: StrictBool | None = Field(None, description="other players may mail you a seat's invitation")
+    lang: StrictStr | None = Field(None, description="the language of your mail: en, de, it, fr or nl")
+    resend: StrictBool = Field(False, description="true: mail a new verification link")
+
+
+class VerifyMail(Body):
+    """``POST /api/mail/verify``: the token of a verification link (after its ``#``)."""
+
+    token: StrictStr
+
+
+class InviteMail(Body):
+    """``POST /api/games/{id}/invite-mail``: mail a seat's link (creator token) to an address or to a
+    registered player who takes invite mail."""
+
+    seat: StrictInt = Field(description="the seat whose link is sent")
+    email: Email | None = Field(None, description="the address to mail the seat's link to")
+    username: StrictStr | None = Field(None, description="or a registered player's name")
+    lang: StrictStr = Field("en", description="the language of a mail to an address: en, de, it, fr or nl")

@@ -433,6 +433,8 @@ class Rooms:
         self.clocks = Clocks(self)  # turn clocks and stand-in bots (tracklayer.server.clocks)
         self.resume = Resume(self)  # games a bot is to move in, loaded with nobody there (tracklayer.server.resume)
         self.on_over: list[Callable[[Room], None]] = []  # called once a move stored here ended a game
+        # called when a person's turn begins in a turn-based game, in the process that owns its clock
+        self.on_turn: list[Callable[[Room, int], None]] = []
 
     @property
     def pool(self) -> BotPool:

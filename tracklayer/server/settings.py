@@ -54,6 +54,14 @@ ENV_VARS: dict[str, tuple[str, type]] = {
     "api_requests": ("TRACKLAYER_API_REQUESTS", int),
     "undo_grace": ("TRACKLAYER_UNDO_GRACE_SECONDS", float),
     "forwarded_allow_ips": ("TRACKLAYER_FORWARDED_ALLOW_IPS", str),
+    "smtp_host": ("TRACKLAYER_SMTP_HOST", str),
+    "smtp_port": ("TRACKLAYER_SMTP_PORT", int),
+    "smtp_user": ("TRACKLAYER_SMTP_USER", str),
+    "smtp_password": ("TRACKLAYER_SMTP_PASSWORD", str),
+    "smtp_security": ("TRACKLAYER_SMTP_SECURITY", str),
+    "mail_from": ("TRACKLAYER_MAIL_FROM", str),
+    "public_url": ("TRACKLAYER_PUBLIC_URL", str),
+    "mail_retry_seconds": ("TRACKLAYER_MAIL_RETRY_SECONDS", float),
 }
 
 
@@ -84,6 +92,16 @@ class Settings:
     # reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: comma-separated addresses
     # or networks ("127.0.0.1", "10.0.0.0/8"; "*": any); None: no proxy, every client is its peer address
     forwarded_allow_ips: str | None = None
+    # e-mail (tracklayer.server.mail): no SMTP host, no mail (the pages say so); links in mail start with
+    # public_url (the address people open the site at, e.g. "https://play.example.org"), needed as well
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    smtp_user: str | None = None  # log in to the SMTP server with these (None: no login)
+    smtp_password: str | None = None
+    smtp_security: str = "starttls"  # starttls (upgrade a plain connection), ssl (TLS from the start) or none
+    mail_from: str | None = None  # the From address (None: tracklayer@<the public URL's host>)
+    public_url: str | None = None
+    mail_retry_seconds: float = 30.0  # a failed send is tried again after this, then twice and four times as long
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

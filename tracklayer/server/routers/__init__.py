@@ -16,6 +16,7 @@ from tracklayer.server.routers import (
     friends,
     games,
     lobby,
+    mail,
     pages,
     play,
     ratings,
@@ -26,4 +27,4 @@ from tracklayer.server.routers import (
 
 ROUTERS: tuple[APIRouter, ...] = (pages.router, games.router, play.router, lobby.router, seats.router,
                                   replays.router, score.router, accounts.router, bots.router,
-                                  ratings.router, friends.router)
+                                  ratings.router, friends.router, mail.router)

@@ -4,6 +4,7 @@
 // one call so the game page itself stays as it is.
 import { h, icon, token, store } from "./common.js";
 import { t, list } from "./i18n.js";
+import { inviteForm, mailEnabled } from "./mail.js";
 
 export const abs = (path) => new URL(path, location.href).href;
 
@@ -71,11 +72,14 @@ export async function creatorLinks(gameId, creatorToken) {
   });
   if (!r.ok) throw new Error(String(r.status));
   const out = await r.json();
+  const mail = out.status !== "over" && (await mailEnabled());
   const rows = [];
   if (out.hotseat) rows.push(linkRow(tableMark(), t("lobby.hotseat_table"), out.hotseat.link, t("lobby.open")));
   for (const seat of out.seats) {
-    if (seat.link) rows.push(linkRow(token(seat.seat), seat.name, seat.link, t("lobby.open")));
-    else if (seat.kind === "open")
+    if (seat.link) {
+      rows.push(linkRow(token(seat.seat), seat.name, seat.link, t("lobby.open")));
+      if (mail && !out.hotseat) rows.push(inviteForm(gameId, seat.seat, creatorToken));
+    } else if (seat.kind === "open")
       rows.push(
         h(
           "div",

@@ -3,6 +3,7 @@ import { h, s, icon, logo, token, store, PLAYER_COLORS, CARD_FILL, gameTitle, va
 import { init as initI18n, t, picker, onLangChange, list } from "./i18n.js";
 import { geoLayer } from "./geo.js";
 import { linkRow, eyeMark, tableMark, playerList } from "./links.js";
+import { inviteForm, mailEnabled } from "./mail.js";
 import { mountClockPicker, clockBody, clockLabel, defaultPreset, suggestClock } from "./clock.js";
 import { accountBox, csrfHeaders } from "./account.js";
 import { learnPanel } from "./learn.js";
@@ -365,17 +366,30 @@ function showLinks(out) {
   // a signed-in creator sits on the first human seat (not at a hot-seat table): the others can go to followers
   const invite = friends.signedIn() && !out.hotseat && out.creator;
   let mine = invite;
+  const invites = [];
   for (const seat of out.seats) {
     if (seat.kind !== "human") continue;
     tokens[seat.seat] = seat.token;
     add(token(seat.seat), seat.name, seat.link, first);
-    first = false;
     if (mine) mine = false;
     else if (invite && friends.followers().length)
       links.lastElementChild.append(inviteControl(out.id, seat, out.creator.token, friends.followers()));
+    // the other seats' links may go out by e-mail too (a seat placeholder, filled if the server sends mail)
+    if (!first && !out.hotseat && out.creator) {
+      const spot = h("div", { hidden: true });
+      links.append(spot);
+      invites.push([spot, seat.seat]);
+    }
+    first = false;
   }
   if (invite && !friends.followers().length && out.seats.filter((x) => x.kind === "human").length > 1)
     links.append(h("p", { class: "invite-none" }, t("friends.invite_none")));
+  mailEnabled().then((on) => {
+    for (const [spot, seat] of invites)
+      if (on) {
+        spot.replaceWith(inviteForm(out.id, seat, out.creator.token));
+      }
+  });
   tokens.spectator = out.spectator.token;
   add(eyeMark(), t("lobby.spectators"), out.spectator.link, false);
   if (out.creator) tokens.creator = out.creator.token; // reopens every link later (My games, the game page)

@@ -2,14 +2,16 @@
 // A player's profile (/u/{username}): ratings per family, the rating over time, the games played.
 import { h, s, logo, gameTitle, icon } from "./common.js";
 import { init as initI18n, t, picker, onLangChange, lang } from "./i18n.js";
-import { accountBox } from "./account.js";
 import { followButton, presenceLine } from "./friends.js";
+import { accountBox, account } from "./account.js";
+import { mailSection } from "./mail.js";
 
 const username = decodeURIComponent(location.pathname.split("/").pop() || "");
 let data = null;
 let missing = false;
 let langPicker = null;
 let followError = "";
+let mail = null; // the e-mail panel, on one's own profile only
 const fmt = (x) => x.toFixed(1);
 // averages with at most one decimal, shares as percentages, in the page's language
 const num = (x) => new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(x);
@@ -25,6 +27,8 @@ async function load() {
   } catch {
     missing = true;
   }
+  const me = await account();
+  if (data && me && me.username === data.username) mail = mailSection();
   render();
 }
 
@@ -229,6 +233,7 @@ function render() {
           ),
         )
       : null,
+    mail ? mail.element : null,
     h("section", { class: "panel" }, h("h2", {}, t("profile.games_title", { count: data.games.length })), games),
   ];
   main.replaceChildren(...parts.filter((x) => x !== null));
@@ -265,6 +270,7 @@ initI18n().then(() => {
   renderTop();
   onLangChange(() => {
     renderTop();
+    mail?.redraw();
     render();
   });
   render();
