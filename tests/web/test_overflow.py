@@ -21,18 +21,15 @@ from __future__ import annotations
 
 import base64
 import json
-import random
 import secrets
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from tests import waits
-from tests.server.helpers import Server
+from tests.server.helpers import Server, finished_account_game
 from tests.web.test_play import new_page
 
 LOCALES = ["en-US", "de-DE", "fr-FR", "it-IT", "nl-NL"]
@@ -146,24 +143,6 @@ class Games:
     trans: dict[str, Any]  # Trans Europa with special cards
 
 
-def play_to_the_end(server: Server, game_id: str, token: str) -> None:
-    """Random legal moves over the websocket until the game is over (the opponent is a bot)."""
-    client = server.client(game_id, token)
-    rng = random.Random(7)
-    deadline = waits.deadline(240)
-    try:
-        while True:
-            assert time.monotonic() < deadline, "the game did not end"
-            s = client.my_turn(60)
-            if s["over"]:
-                return
-            ack = client.move(rng.choice(s["legal"]))
-            assert ack["type"] == "ack", ack
-            client.wait_state(lambda st, n=ack["index"]: st["moves"] > n)
-    finally:
-        client.close()
-
-
 def keep_all(server: Server, out: dict[str, Any]) -> None:
     """Seat 0 keeps its whole first offer and waits for its next turn."""
     client = server.client(out["id"], out["seats"][0]["token"])
@@ -180,15 +159,7 @@ def keep_all(server: Server, out: dict[str, Any]) -> None:
 @pytest.fixture(scope="module")
 def games(web_server: Server) -> Games:
     username = f"Maximiliane_{secrets.token_hex(3)}"
-    with httpx.Client(base_url=web_server.base, timeout=waits.scaled(20)) as http:
-        r = http.post("/api/register", json={"username": username, "password": "a long enough password"})
-        assert r.status_code == 201, r.text
-        r = http.post("/api/games", headers={"X-CSRF-Token": r.json()["csrf"]},
-                      json={"game": "ttr-new-york", "first_player": 0,
-                            "seats": [{"name": username}, {"kind": "bot", "bot": "greedy", "name": "Robo"}]})
-        assert r.status_code == 201, r.text
-        finished = r.json()
-    play_to_the_end(web_server, finished["id"], finished["seats"][0]["token"])
+    finished = finished_account_game(web_server, username)
     bots = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
     start = web_server.create("ttr-europe", [{"name": "Annabelle"}, *bots], first_player=0)
     europe = web_server.create("ttr-europe", [{"name": "Annabelle"}, *bots], first_player=0)
