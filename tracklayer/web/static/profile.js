@@ -1,13 +1,12 @@
 // @ts-check
 // A player's profile (/u/{username}): ratings per family, the rating over time, the games played.
-import { h, s, logo, gameTitle, icon } from "./common.js";
-import { init as initI18n, t, picker, onLangChange, lang } from "./i18n.js";
-import { accountBox } from "./account.js";
+import { h, s, gameTitle, icon } from "./common.js";
+import { t, lang } from "./i18n.js";
+import { startPage } from "./account.js";
 
 const username = decodeURIComponent(location.pathname.split("/").pop() || "");
 let data = null;
 let missing = false;
-let langPicker = null;
 const fmt = (x) => x.toFixed(1);
 // averages with at most one decimal, shares as percentages, in the page's language
 const num = (x) => new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(x);
@@ -230,17 +229,4 @@ function render() {
   main.replaceChildren(...parts.filter((x) => x !== null));
 }
 
-function renderTop() {
-  document.getElementById("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), accountBox(), langPicker);
-}
-
-initI18n().then(() => {
-  langPicker = picker();
-  renderTop();
-  onLangChange(() => {
-    renderTop();
-    render();
-  });
-  render();
-  load();
-});
+startPage(render).then(load);
