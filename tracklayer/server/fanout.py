@@ -259,7 +259,7 @@ class Fanout:
                     log.error("game %s: stored moves from %d do not follow on in memory; reloading", room.id, n)
                     await self.rooms._reload(room)
                     return
-                room.game = candidate
+                room.set_game(candidate)
                 room.record.status = "over" if candidate.is_over else ("running" if candidate.moves else "open")
                 log.debug("game %s: moves %d-%d from another process", room.id, n, n + len(texts) - 1)
                 room.broadcast()

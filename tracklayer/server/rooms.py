@@ -148,10 +148,15 @@ class Room:
     undo_at: int = -1
     undo_release: asyncio.Event | None = None  # set to let bots waiting for a possible undo move on
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "game" and value is not None:
-            value.track_reveals()  # what each move revealed: what undo needs (the engine keeps it only if asked)
-        object.__setattr__(self, name, value)
+    def __post_init__(self) -> None:
+        self.set_game(self.game)
+
+    def set_game(self, game: Any) -> None:
+        """Hold ``game`` from now on. Every game a room holds keeps what each of its moves revealed, which
+        is what undo needs and what the engine keeps only if asked: assign ``game`` through here only."""
+        if game is not None:
+            game.track_reveals()
+        self.game = game
 
     @property
     def id(self) -> str:
@@ -614,7 +619,7 @@ class Rooms:
         same = room.undo_at == n and n > 0 and room.game.move_log[-1][0] == candidate.move_log[-1][0]
         room.undo_moves = room.undo_moves + 1 if same else 1
         room.undo_at = n + 1
-        room.game = candidate
+        room.set_game(candidate)
         room.record.status = _status(candidate)
         self.clocks.tick(room)
         log.debug("game %s: move %d by seat %s stored", room.id, n, candidate.move_log[-1][0])
@@ -636,7 +641,7 @@ class Rooms:
     async def _reload(self, room: Room) -> None:
         texts = await asyncio.to_thread(self.store.load_moves, room.id)
         room.undo_moves = 0
-        room.game = tracklayer.load_game({**room.record.setup, "moves": texts})
+        room.set_game(tracklayer.load_game({**room.record.setup, "moves": texts}))
         room.forget_logs()
         room.broadcast()
 
@@ -661,7 +666,7 @@ class Rooms:
             except Exception:
                 log.exception("game %s: taking back move %d failed", room.id, n - 1)
                 raise ProtocolError("storage", "the move could not be taken back; nothing changed, try again") from None
-            room.game = candidate
+            room.set_game(candidate)
             room.record.status = _status(candidate)
             room.undo_moves -= 1
             room.undo_at = n - 1
@@ -767,7 +772,7 @@ class Rooms:
             log.exception("game %s: storing bot move %d failed", room.id, n)
             raise ProtocolError("storage", "storage failed") from None
         room.undo_moves = 0
-        room.game = candidate
+        room.set_game(candidate)
         room.record.status = _status(candidate)
         self.clocks.tick(room)
         log.debug("game %s: move %d by bot seat %s stored", room.id, n, candidate.move_log[-1][0])
