@@ -16,7 +16,8 @@ import tracklayer
 from tests import waits
 from tests.server.helpers import database_url, running
 from tracklayer.server.db import GameRecord, MoveConflict, Store
-from tracklayer.server.rooms import Access, Committer, Connection, Rooms
+from tracklayer.server.room import Access, Connection
+from tracklayer.server.rooms import Committer, Rooms
 
 
 def _new_game(store: Store, rooms: Rooms) -> Any:
