@@ -209,6 +209,7 @@ def pages(games: Games) -> list[tuple[str, str, Any]]:
         ("my games", "/my", sel("#my-list li")),
         ("leaderboard", "/leaderboard", sel("#ladder tbody tr")),
         ("profile", f"/u/{games.username}", sel("#profile-games tbody tr")),
+        ("bot accounts", "/bots", sel("#bots-login")),  # signed out; tests/web/test_bots_page.py signs in
         *((f"rules {game}", f"/rules/{game}", sel(".rules-section h2"))
           for game in ("ttr-europe", "ttr-new-york", "trans-europa", "trans-america")),
     ]

@@ -13,10 +13,11 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse, HTMLResponse
 
 from tracklayer.bots import resolve_bot
 from tracklayer.server.accounts import Accounts, check_username
-from tracklayer.server.deps import AccountsDep
+from tracklayer.server.deps import AccountsDep, StaticDep
 from tracklayer.server.guard import SafeJSONResponse, clean_name, shown
 from tracklayer.server.models import JSONBodyRoute, NewBot, NewToken
 
@@ -90,6 +91,12 @@ async def revoke_token(name: str, token_id: str, request: Request, acct: Account
     if len(token_id) > 32 or not await asyncio.to_thread(acct.bots.revoke, bot_id, token_id):
         raise HTTPException(404, "no such live token")
     return {"ok": True, "id": token_id}
+
+
+@router.get("/bots", response_class=HTMLResponse)
+async def bots_page(static: StaticDep) -> FileResponse:
+    """The signed-in person's bot accounts and their tokens (``static/bots.js``, on the API above)."""
+    return FileResponse(static / "bots.html", media_type="text/html")
 
 
 @router.get("/api/bot")

@@ -169,6 +169,12 @@ function render() {
         h("span", { class: "acct-name" }, me.username),
       ),
       h(
+        "a",
+        { class: "acct-link", href: "/bots", id: "acct-bots", title: t("account.bots") },
+        icon("bot", 15),
+        h("span", { class: "acct-label" }, t("account.bots")),
+      ),
+      h(
         "button",
         {
           class: "btn ghost small",

@@ -2,10 +2,11 @@
 // A player's profile (/u/{username}): ratings per family, the rating over time, the games played.
 import { h, s, gameTitle, icon } from "./common.js";
 import { t, lang } from "./i18n.js";
-import { startPage } from "./account.js";
+import { account, startPage } from "./account.js";
 
 const username = decodeURIComponent(location.pathname.split("/").pop() || "");
 let data = null;
+let mine = false; // the signed-in person's own profile: it links to their bot accounts
 let missing = false;
 const fmt = (x) => x.toFixed(1);
 // averages with at most one decimal, shares as percentages, in the page's language
@@ -210,6 +211,13 @@ function render() {
           )
         : null,
       h("p", { class: "sub" }, t("profile.since", { date: when(data.joined) })),
+      mine && !data.bot
+        ? h(
+            "p",
+            { class: "sub" },
+            h("a", { href: "/bots", id: "profile-bots", class: "botslink" }, icon("bot", 15), " ", t("account.bots")),
+          )
+        : null,
     ),
     h("section", { class: "panel" }, h("h2", {}, t("profile.ratings")), cards),
     families.length
@@ -230,3 +238,7 @@ function render() {
 }
 
 startPage(render).then(load);
+account().then((me) => {
+  mine = !!me && me.username.toLowerCase() === username.toLowerCase();
+  if (data) render();
+});
