@@ -1,5 +1,6 @@
-"""The bot accounts page (/bots, #24) in a browser: a signed-in person makes a bot account and an API
-token, the token (shown once) works against the API, is revoked on the page and is refused from then on.
+"""The bot accounts page (/bots, #24) in a browser: a signed-in person makes a bot account (with a
+description) and an API token, the token (shown once) works against the API, is revoked on the page and
+is refused from then on; at last the bot is deleted on the page and its tokens stop working.
 Screenshots at 390×844 and 1366×768 in English and German, each just after a new token: German words
 only on the German page, and on the phone every control is a finger target (44 px)."""
 
@@ -45,9 +46,11 @@ def test_make_a_bot_and_a_token_use_it_and_revoke_it(web_server: Server, browser
         page.click("#acct-bots")
         page.wait_for_selector("#bot-new")
         page.fill("#bot-name", bot)
+        page.fill("#bot-description", "Spielt die längste Strecke zuerst")
         page.click("#bot-create")
         card = page.locator(f'[data-bot="{bot}"]')
         card.wait_for()
+        assert card.locator(".bot-description").inner_text() == "Spielt die längste Strecke zuerst"
         assert card.locator("p.empty").inner_text() == "No token yet: make one for your program."
         token = new_token(page, bot, "laptop")
         assert token.startswith("tlb_")
@@ -80,7 +83,7 @@ def test_make_a_bot_and_a_token_use_it_and_revoke_it(web_server: Server, browser
                 page.goto(web_server.base + "/bots")
                 page.wait_for_selector(f'[data-bot="{bot}"]')
                 new_token(page, bot, f"{locale[:2]}-{w}")
-                page.evaluate("() => document.fonts.ready")
+                page.evaluate("() => document.fonts.ready.then(() => scrollTo(0, 0))")
                 page.screenshot(path=str(shots / f"bots-{locale[:2]}-{w}.png"), full_page=True)
                 text = page.inner_text("body")
                 if locale == "de-DE":
@@ -90,9 +93,26 @@ def test_make_a_bot_and_a_token_use_it_and_revoke_it(web_server: Server, browser
                     assert english == [], english
                 if phone:
                     assert page.evaluate(TARGETS) == []
-                    # the page's own part fits the phone (the top bar of a signed-in person is another matter)
-                    assert page.evaluate("() => [...document.querySelectorAll('#main *')].every((e) => "
-                                         "e.getBoundingClientRect().right <= innerWidth + 1)")
+                    # the top bar too: a signed-in person's account links take the room of the brand's name
+                    assert page.evaluate("() => document.documentElement.scrollWidth") <= w
                 assert not page.errors, page.errors
             finally:
                 page.context.close()
+    # the bot is deleted on the page: its tokens stop working and its profile is gone
+    page = new_page(browser, 390, 844, locale="de-DE", phone=True)
+    try:
+        page.context.add_cookies(cookies)
+        page.goto(f"{web_server.base}/u/{bot}")
+        assert page.locator("#profile-description").inner_text() == "Spielt die längste Strecke zuerst"
+        page.goto(web_server.base + "/bots")
+        live = new_token(page, bot, "last")
+        assert whoami(web_server, live).status_code == 200
+        page.once("dialog", lambda d: d.accept())
+        page.locator(f'[data-bot="{bot}"] button.delete-bot').click()
+        page.wait_for_selector(f'[data-bot="{bot}"]', state="detached")
+        assert page.locator("#main .empty").inner_text() == "Du hast noch kein Bot-Konto."
+        assert whoami(web_server, live).status_code == 401
+        assert httpx.get(f"{web_server.base}/api/users/{bot}", timeout=waits.scaled(10)).status_code == 404
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests import waits
@@ -33,6 +34,7 @@ from tests.server.helpers import Server, finished_account_game
 from tests.web.test_play import new_page
 
 LOCALES = ["en-US", "de-DE", "fr-FR", "it-IT", "nl-NL"]
+PASSWORD = "a long enough password"  # tests.server.helpers.finished_account_game's
 
 MEASURE = r"""() => {
   // the layout viewport: a phone's innerWidth grows with content wider than the screen, clientWidth does not
@@ -160,6 +162,15 @@ def keep_all(server: Server, out: dict[str, Any]) -> None:
 def games(web_server: Server) -> Games:
     username = f"Maximiliane_{secrets.token_hex(3)}"
     finished = finished_account_game(web_server, username)
+    with httpx.Client(base_url=web_server.base, timeout=waits.scaled(20)) as http:  # her bot account, one token
+        r = http.post("/api/login", json={"username": username, "password": PASSWORD})
+        assert r.status_code == 200, r.text
+        csrf = {"X-CSRF-Token": r.json()["csrf"]}
+        bot = f"Rechenknecht_{secrets.token_hex(3)}"
+        r = http.post("/api/me/bots", headers=csrf, json={"name": bot, "description": "Ein Programm, das gierig baut"})
+        assert r.status_code == 201, r.text
+        r = http.post(f"/api/bots/{bot}/tokens", headers=csrf, json={"label": "Werkstattrechner"})
+        assert r.status_code == 201, r.text
     bots = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
     start = web_server.create("ttr-europe", [{"name": "Annabelle"}, *bots], first_player=0)
     europe = web_server.create("ttr-europe", [{"name": "Annabelle"}, *bots], first_player=0)
@@ -192,6 +203,16 @@ def pages(games: Games) -> list[tuple[str, str, Any]]:
             my_turn(page)
         return ready
 
+    def signed_in(selector: str) -> Any:
+        def ready(page: Any) -> None:
+            status = page.evaluate("(body) => fetch('/api/login', {method: 'POST', headers: {'Content-Type': "
+                                   "'application/json'}, body}).then((r) => r.status)",
+                                   json.dumps({"username": games.username, "password": PASSWORD}))
+            assert status == 200, status
+            page.reload()
+            page.wait_for_selector(selector)
+        return ready
+
     def replay_end(page: Any) -> None:
         page.wait_for_function("() => window.__replay && window.__replay.total > 0 && !window.__replay.loading")
         page.click("#replay-last-btn")
@@ -209,9 +230,10 @@ def pages(games: Games) -> list[tuple[str, str, Any]]:
         ("my games", "/my", sel("#my-list li")),
         ("leaderboard", "/leaderboard", sel("#ladder tbody tr")),
         ("profile", f"/u/{games.username}", sel("#profile-games tbody tr")),
-        ("bot accounts", "/bots", sel("#bots-login")),  # signed out; tests/web/test_bots_page.py signs in
+        ("bot accounts, signed out", "/bots", sel("#bots-login")),
         *((f"rules {game}", f"/rules/{game}", sel(".rules-section h2"))
           for game in ("ttr-europe", "ttr-new-york", "trans-europa", "trans-america")),
+        ("bot accounts", "/bots", signed_in("#main .tokens tbody tr")),  # last: the page's context stays signed in
     ]
 
 

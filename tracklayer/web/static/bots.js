@@ -64,8 +64,9 @@ function createForm() {
       onsubmit: (e) => {
         e.preventDefault();
         const name = /** @type {HTMLInputElement} */ (f.querySelector("#bot-name")).value.trim();
+        const description = /** @type {HTMLInputElement} */ (f.querySelector("#bot-description")).value.trim();
         change(async () => {
-          await api("POST", "/api/me/bots", { name });
+          await api("POST", "/api/me/bots", { name, description: description || null });
           fresh = null;
         });
       },
@@ -75,6 +76,12 @@ function createForm() {
       { for: "bot-name" },
       t("bots.name"),
       h("input", { id: "bot-name", name: "name", required: true, minlength: 3, maxlength: 24, autocomplete: "off" }),
+    ),
+    h(
+      "label",
+      { for: "bot-description", class: "wide" },
+      t("bots.description"),
+      h("input", { id: "bot-description", name: "description", maxlength: 200, autocomplete: "off" }),
     ),
     h("p", { class: "hint" }, t("bots.name_hint")),
     h("button", { class: "btn primary", type: "submit", id: "bot-create" }, icon("bot", 15), " ", t("bots.create")),
@@ -106,34 +113,40 @@ function secretBox(token) {
 }
 
 function tokenRow(bot, tok) {
+  const revoke = tok.revoked
+    ? null
+    : h(
+        "button",
+        {
+          class: "btn small ghost revoke",
+          type: "button",
+          "aria-label": t("bots.revoke_label", { label: tok.label }),
+          onclick: () => {
+            if (!confirm(t("bots.revoke_confirm", { label: tok.label }))) return;
+            change(async () => {
+              await api("DELETE", `/api/bots/${encodeURIComponent(bot.name)}/tokens/${encodeURIComponent(tok.id)}`);
+              fresh = null;
+            });
+          },
+        },
+        t("bots.revoke"),
+      );
+  // the token's action stands in its own cell, so a phone's narrow table keeps it in view
   return h(
     "tr",
     { "data-token": tok.id, class: tok.revoked ? "revoked" : null },
-    h("td", {}, h("b", {}, tok.label), h("div", { class: "tok-id" }, t("bots.token_id", { id: tok.id }))),
-    h("td", {}, when(tok.created_at)),
-    h("td", {}, tok.revoked ? t("bots.revoked") : tok.last_used_at ? when(tok.last_used_at) : t("bots.never")),
     h(
       "td",
       {},
-      tok.revoked
-        ? null
-        : h(
-            "button",
-            {
-              class: "btn small ghost revoke",
-              type: "button",
-              "aria-label": t("bots.revoke_label", { label: tok.label }),
-              onclick: () => {
-                if (!confirm(t("bots.revoke_confirm", { label: tok.label }))) return;
-                change(async () => {
-                  await api("DELETE", `/api/bots/${encodeURIComponent(bot.name)}/tokens/${encodeURIComponent(tok.id)}`);
-                  fresh = null;
-                });
-              },
-            },
-            t("bots.revoke"),
-          ),
+      h(
+        "div",
+        { class: "tok-head" },
+        h("div", {}, h("b", {}, tok.label), h("div", { class: "tok-id" }, t("bots.token_id", { id: tok.id }))),
+        revoke,
+      ),
     ),
+    h("td", {}, when(tok.created_at)),
+    h("td", {}, tok.revoked ? t("bots.revoked") : tok.last_used_at ? when(tok.last_used_at) : t("bots.never")),
   );
 }
 
@@ -156,6 +169,7 @@ function botCard(bot) {
       h("a", { href: `/u/${encodeURIComponent(bot.name)}` }, bot.name),
       h("span", { class: "since" }, t("bots.since", { date: when(bot.created_at) })),
     ),
+    bot.description ? h("p", { class: "bot-description" }, bot.description) : null,
     fresh && fresh.bot === bot.name ? secretBox(fresh.token) : null,
     bot.tokens.length
       ? h(
@@ -173,7 +187,6 @@ function botCard(bot) {
                 h("th", {}, t("bots.token")),
                 h("th", {}, t("bots.created")),
                 h("th", {}, t("bots.last_used")),
-                h("th", {}, h("span", { class: "sr-only" }, t("bots.actions"))),
               ),
             ),
             h("tbody", {}, ...bot.tokens.map((tok) => tokenRow(bot, tok))),
@@ -197,6 +210,25 @@ function botCard(bot) {
       },
       label,
       h("button", { class: "btn small new-token", type: "submit" }, t("bots.new_token")),
+    ),
+    h(
+      "div",
+      { class: "bot-delete" },
+      h(
+        "button",
+        {
+          class: "btn small ghost delete-bot",
+          type: "button",
+          onclick: () => {
+            if (!confirm(t("bots.delete_confirm", { name: bot.name }))) return;
+            change(async () => {
+              await api("DELETE", `/api/me/bots/${encodeURIComponent(bot.name)}`);
+              fresh = null;
+            });
+          },
+        },
+        t("bots.delete"),
+      ),
     ),
   );
 }

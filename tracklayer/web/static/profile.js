@@ -210,6 +210,7 @@ function render() {
             h("a", { href: `/u/${encodeURIComponent(data.owner || "")}` }, t("profile.bot_of", { owner: data.owner })),
           )
         : null,
+      data.bot && data.description ? h("p", { class: "sub", id: "profile-description" }, data.description) : null,
       h("p", { class: "sub" }, t("profile.since", { date: when(data.joined) })),
       mine && !data.bot
         ? h(
