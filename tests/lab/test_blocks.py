@@ -3,7 +3,10 @@ way gets longer or impossible; claims elsewhere, and the seat's own, do not."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+
+import pytest
 
 from tests.ttr.helpers import hand, set_turn, start
 from tracklayer.lab.blocks import BlockWatch
@@ -31,13 +34,28 @@ def cost_without(watch: BlockWatch, p: int, ticket: int, r: int, by: int) -> flo
         owner[r] = before
 
 
-def test_a_claim_that_lengthens_the_cheapest_way_blocks_and_one_elsewhere_does_not() -> None:
+@dataclass
+class Start:
+    g: Any
+    watch: BlockWatch
+    ticket: int  # seat 0's first ticket
+    way: list[int]  # its cheapest way at the start
+
+
+@pytest.fixture
+def begun() -> Start:
+    """A two-seat Europe game at its start, watched: seat 0's first ticket and its cheapest way."""
     g = start("ttr-europe", 2, seed=3)
     watch = BlockWatch(g)
     watch.after_move()
     ticket = g.state.tickets[0][0]
     way = watch.ways[0, ticket]
     assert way, "the ticket is not joined at the start"
+    return Start(g, watch, ticket, way)
+
+
+def test_a_claim_that_lengthens_the_cheapest_way_blocks_and_one_elsewhere_does_not(begun: Start) -> None:
+    g, watch, ticket, way = begun.g, begun.watch, begun.ticket, begun.way
     cut = next(r for r in way if cost_without(watch, 0, ticket, r, 1) > watch._cost(way))
     far = next(r for r in range(len(g.board.routes))
                if r not in way and not g.board.routes[r].twins and g.state.route_owner[r] == -1
@@ -51,13 +69,8 @@ def test_a_claim_that_lengthens_the_cheapest_way_blocks_and_one_elsewhere_does_n
     assert watch.blocked == [True, False]
 
 
-def test_a_seats_own_claim_shortens_its_way_and_blocks_nobody() -> None:
-    g = start("ttr-europe", 2, seed=3)
-    watch = BlockWatch(g)
-    watch.after_move()
-    ticket = g.state.tickets[0][0]
-    way = watch.ways[0, ticket]
-    assert way
+def test_a_seats_own_claim_shortens_its_way_and_blocks_nobody(begun: Start) -> None:
+    g, watch, ticket, way = begun.g, begun.watch, begun.ticket, begun.way
     claim(g, 0, way[0])
     watch.after_move()
     assert watch.blocked == [False, False]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -209,3 +210,38 @@ class Client:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.ws.close()
+
+
+def play_out(server: Server, game_id: str, token: str, seed: int = 5) -> dict[str, Any]:
+    """Play a seat over the websocket until the game ends, at random but a claim whenever there is one (the
+    game ends sooner, and drawing alone could go on for ever); returns the final state."""
+    client = server.client(game_id, token)
+    rng = random.Random(seed)
+    deadline = waits.deadline(240)
+    try:
+        while True:
+            assert time.monotonic() < deadline, "the game did not end"
+            s = client.my_turn(60)
+            if s["over"]:
+                return s
+            claims = [m for m in s["legal"] if m.startswith("claim")]
+            ack = client.move(rng.choice(claims or s["legal"]))
+            assert ack["type"] == "ack", ack
+            client.wait_state(lambda st, n=ack["index"]: st["moves"] > n)  # not the state the move was made in
+    finally:
+        client.close()
+
+
+def finished_account_game(server: Server, username: str, password: str = "a long enough password") -> dict[str, Any]:
+    """Register ``username`` and play its New York game against a greedy bot ("Robo") to the end; returns
+    the game as created (its id, its seats' links and tokens). The account's profile then lists the game."""
+    with httpx.Client(base_url=server.base, timeout=waits.scaled(20)) as http:
+        r = http.post("/api/register", json={"username": username, "password": password})
+        assert r.status_code == 201, r.text
+        r = http.post("/api/games", headers={"X-CSRF-Token": r.json()["csrf"]},
+                      json={"game": "ttr-new-york", "first_player": 0,
+                            "seats": [{"name": username}, {"kind": "bot", "bot": "greedy", "name": "Robo"}]})
+        assert r.status_code == 201, r.text
+        created: dict[str, Any] = r.json()
+    play_out(server, created["id"], created["seats"][0]["token"])
+    return created

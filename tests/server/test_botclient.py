@@ -149,6 +149,33 @@ def test_token_lifecycle(server: Server) -> None:
     assert owner.http.get(f"/api/bots/{bot}/tokens").json()["tokens"][0]["revoked"] is True
 
 
+def test_a_bot_with_a_description_is_deleted_with_its_tokens_and_its_name_is_free_again(server: Server) -> None:
+    owner, other = Person(server), Person(server)
+    bot = unique("bot")
+    r = owner.post("/api/me/bots", {"name": bot, "description": "  plays   the longest route\n first "})
+    assert r.status_code == 201, r.text
+    assert owner.http.get("/api/me/bots").json()["bots"] == [
+        {"name": bot, "created_at": owner.http.get("/api/me/bots").json()["bots"][0]["created_at"],
+         "description": "plays the longest route first"}]
+    profile = httpx.get(f"{server.base}/api/users/{bot}").json()
+    assert profile["bot"] is True and profile["description"] == "plays the longest route first"
+    assert owner.post("/api/me/bots", {"name": unique("bot"), "description": "x" * 201}).status_code == 400
+    assert owner.post("/api/me/bots", {"name": unique("bot"), "description": "a\u202eb"}).status_code == 400
+    token = owner.token(bot)
+    assert httpx.get(server.base + "/api/bot", headers=bearer(token)).status_code == 200
+    # only its owner deletes it, with the session's CSRF token; anybody else is told there is no such bot
+    assert other.http.delete(f"/api/me/bots/{bot}", headers={"X-CSRF-Token": other.csrf}).status_code == 404
+    assert owner.http.delete(f"/api/me/bots/{bot}").status_code >= 400  # no CSRF token: refused
+    assert [b["name"] for b in owner.http.get("/api/me/bots").json()["bots"]] == [bot]
+    r = owner.http.delete(f"/api/me/bots/{bot}", headers={"X-CSRF-Token": owner.csrf})
+    assert r.status_code == 200, r.text
+    assert owner.http.get("/api/me/bots").json()["bots"] == []
+    assert httpx.get(server.base + "/api/bot", headers=bearer(token)).status_code == 401
+    assert httpx.get(f"{server.base}/api/users/{bot}").status_code == 404
+    assert owner.http.delete(f"/api/me/bots/{bot}", headers={"X-CSRF-Token": owner.csrf}).status_code == 404
+    assert other.bot(bot) == bot  # the name is free again
+
+
 def test_bad_tokens_are_refused(server: Server) -> None:
     for token in ("tlb_" + secrets.token_urlsafe(32), "tlb_", "tlb_\u00e9"):
         r = httpx.get(server.base + "/api/bot", headers={"Authorization": f"Bearer {token}".encode()})

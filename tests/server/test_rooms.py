@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import secrets
 import threading
@@ -15,7 +16,8 @@ import tracklayer
 from tests import waits
 from tests.server.helpers import database_url, running
 from tracklayer.server.db import GameRecord, MoveConflict, Store
-from tracklayer.server.rooms import Access, Committer, Connection, Rooms
+from tracklayer.server.room import Access, Connection
+from tracklayer.server.rooms import Committer, Rooms
 
 
 def _new_game(store: Store, rooms: Rooms) -> Any:
@@ -179,3 +181,29 @@ def test_a_stand_in_never_draws_tickets_its_player_did_not_ask_for(tmp_path: Pat
             await rooms.close()
 
     asyncio.run(scenario())
+
+
+def test_every_game_a_room_holds_keeps_its_reveals_for_undo(tmp_path: Path) -> None:
+    """Undo needs what each move revealed, which the engine keeps only when asked: a room asks for every
+    game it is given (at its start and through ``Room.set_game``), and nothing in the server gives a room a
+    game another way."""
+    store = Store(database_url(tmp_path))
+    room = _new_game(store, Rooms(store, bot_delay=0))
+    assert room.game.revealed is not None
+    later = tracklayer.load_game({**room.record.setup, "moves": []})
+    assert later.revealed is None
+    room.set_game(later)
+    assert room.game is later and later.revealed is not None
+    server = Path(tracklayer.__file__).parent / "server"
+    direct = []
+    for path in sorted(server.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name == "set_game":
+                node.body = []  # the one place that assigns it
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, ast.AnnAssign | ast.AugAssign) else []
+            direct += [f"{path.relative_to(server)}:{node.lineno}" for t in targets
+                       if isinstance(t, ast.Attribute) and t.attr == "game"]
+    assert direct == [], f"a room's game assigned without Room.set_game: {direct}"

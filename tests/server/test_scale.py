@@ -343,7 +343,7 @@ def _terminate(role: str) -> int:
     """Cut this test process's ``role`` ("listen" or "lease") connection from the server side."""
     import psycopg
 
-    from tracklayer.server.fanout import libpq_url
+    from tracklayer.server.notify import libpq_url
 
     with psycopg.connect(libpq_url(os.environ[PG_ENV]), autocommit=True) as conn:
         rows = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",

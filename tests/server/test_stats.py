@@ -8,9 +8,7 @@ still opens (a game without statistics counts in no summary)."""
 from __future__ import annotations
 
 import json
-import random
 import secrets
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from tests import waits
-from tests.server.helpers import Server, database_url, running
+from tests.server.helpers import database_url, play_out, running
 from tracklayer.server.accounts import AccountStore, account_games
 from tracklayer.server.accounts.stats import seat_stats
 from tracklayer.server.db import make_engine, migrate
@@ -29,26 +27,6 @@ PASSWORD = "correct horse battery"
 
 def name(prefix: str) -> str:
     return f"{prefix}_{secrets.token_hex(4)}"
-
-
-def play_out(server: Server, game_id: str, token: str) -> dict[str, Any]:
-    """Play seat 0 until the game ends, a claim whenever there is one (the game ends sooner); returns the
-    final state."""
-    client = server.client(game_id, token)
-    rng = random.Random(5)
-    deadline = waits.deadline(240)
-    try:
-        while True:
-            assert time.monotonic() < deadline, "the game did not end"
-            s = client.my_turn(60)
-            if s["over"]:
-                return s
-            claims = [m for m in s["legal"] if m.startswith("claim")]
-            ack = client.move(rng.choice(claims or s["legal"]))
-            assert ack["type"] == "ack", ack
-            client.wait_state(lambda st, n=ack["index"]: st["moves"] > n)
-    finally:
-        client.close()
 
 
 def test_a_finished_game_stores_the_seats_numbers_and_the_profile_adds_them_up(tmp_path: Path) -> None:

@@ -4,8 +4,12 @@ games with other people. A taken-back move stays deleted across a kill -9 and re
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import tracklayer
 from tests.server.helpers import Client, Server, database_url, running
@@ -34,49 +38,69 @@ def _to_claim(c: Client) -> dict[str, Any]:
             c.send({"type": "done"})  # a ticket choice the bot would otherwise wait for
 
 
+def _claim(c: Client) -> dict[str, Any]:
+    """Play the seat to its first route claim and make it; returns the state the claim was made in."""
+    st = _to_claim(c)
+    assert c.move(next(m for m in st["legal"] if m.startswith("claim")))["type"] == "ack"
+    return st
+
+
 def _new(srv: Server, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
     return srv.create("ttr-new-york", seats, first_player=0, **extra)
 
 
-def test_a_claim_against_a_bot_is_taken_back_and_stays_so_after_a_restart(tmp_path: Path) -> None:
-    url = database_url(tmp_path)
-    log = tmp_path / "server.log"
-    with running(url, log, env=GRACE) as srv:
+@dataclass
+class Table:
+    srv: Server
+    game: dict[str, Any]
+    ann: Client  # seat 0's connection
+
+
+@pytest.fixture
+def table(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Table]:
+    """Ann against a random bot, connected, on a server whose bots wait for her undo ``request.param``
+    seconds (GRACE's unless a test parametrizes it)."""
+    env = {"TRACKLAYER_UNDO_GRACE_SECONDS": getattr(request, "param", GRACE["TRACKLAYER_UNDO_GRACE_SECONDS"])}
+    with running(database_url(tmp_path), tmp_path / "server.log", env=env) as srv:
         out = _new(srv, [{"name": "Ann"}, {"kind": "bot", "bot": "random"}])
-        gid = out["id"]
-        c = srv.client(gid, out["seats"][0]["token"])
+        c = srv.client(out["id"], out["seats"][0]["token"])
         try:
-            before = _to_claim(c)
-            n = before["moves"]
-            claim = next(m for m in before["legal"] if m.startswith("claim"))
-            ack = c.move(claim)
-            assert ack["type"] == "ack"
-            after = c.wait_state(lambda s: s["moves"] == n + 1)
-            assert after.get("can_undo") is True
-            assert after["view"]["current_player"] == 1  # the bot's turn: it waits for Ann
-            c.send({"type": "undo"})
-            assert c.wait(lambda m: m.get("type") in ("undone", "error")) == {"type": "undone", "moves": n}
-            back = c.wait_state(lambda s: s["moves"] == n)
-            assert _game_view(back) == _game_view(before)
-            assert back["legal"] == before["legal"] and "can_undo" not in back
-            assert back["log_from"] == 0  # the log lost an entry: sent whole
-            assert len(Store(url).load_moves(gid)) == n
-            # nothing left to take back: the move before was the seat's deck draw or the bot's
-            c.send({"type": "undo"})
-            refused = c.wait(lambda m: m.get("type") == "error")
-            assert refused["code"] == "undo"
-            # a deck draw shows a card: no undo
-            ack = c.move("draw deck")
-            assert ack["type"] == "ack"
-            st = c.wait_state(lambda s: s["moves"] == n + 1)
-            assert "can_undo" not in st
-            c.send({"type": "undo"})
-            assert c.wait(lambda m: m.get("type") == "error")["code"] == "undo"
-            srv.kill9()
+            yield Table(srv, out, c)
         finally:
             c.close()
+
+
+def test_a_claim_against_a_bot_is_taken_back_and_stays_so_after_a_restart(table: Table, tmp_path: Path) -> None:
+    url = database_url(tmp_path)
+    srv, out, c = table.srv, table.game, table.ann
+    gid = out["id"]
+    before = _claim(c)
+    n = before["moves"]
+    after = c.wait_state(lambda s: s["moves"] == n + 1)
+    assert after.get("can_undo") is True
+    assert after["view"]["current_player"] == 1  # the bot's turn: it waits for Ann
+    c.send({"type": "undo"})
+    assert c.wait(lambda m: m.get("type") in ("undone", "error")) == {"type": "undone", "moves": n}
+    back = c.wait_state(lambda s: s["moves"] == n)
+    assert _game_view(back) == _game_view(before)
+    assert back["legal"] == before["legal"] and "can_undo" not in back
+    assert back["log_from"] == 0  # the log lost an entry: sent whole
+    assert len(Store(url).load_moves(gid)) == n
+    # nothing left to take back: the move before was the seat's deck draw or the bot's
+    c.send({"type": "undo"})
+    refused = c.wait(lambda m: m.get("type") == "error")
+    assert refused["code"] == "undo"
+    # a deck draw shows a card: no undo
+    ack = c.move("draw deck")
+    assert ack["type"] == "ack"
+    st = c.wait_state(lambda s: s["moves"] == n + 1)
+    assert "can_undo" not in st
+    c.send({"type": "undo"})
+    assert c.wait(lambda m: m.get("type") == "error")["code"] == "undo"
+    srv.kill9()
+    c.close()
     assert len(Store(url).load_moves(gid)) == n + 1
-    with running(url, log, env=GRACE) as srv:
+    with running(url, tmp_path / "server.log", env=GRACE) as srv:
         c = srv.client(gid, out["seats"][0]["token"])
         try:
             st = c.wait_state()
@@ -86,40 +110,26 @@ def test_a_claim_against_a_bot_is_taken_back_and_stays_so_after_a_restart(tmp_pa
             c.close()
 
 
-def test_the_bot_waits_until_done_then_the_move_stands(tmp_path: Path) -> None:
-    with running(database_url(tmp_path), tmp_path / "server.log", env=GRACE) as srv:
-        out = _new(srv, [{"name": "Ann"}, {"kind": "bot", "bot": "random"}])
-        c = srv.client(out["id"], out["seats"][0]["token"])
-        try:
-            st = _to_claim(c)
-            n = st["moves"]
-            assert c.move(next(m for m in st["legal"] if m.startswith("claim")))["type"] == "ack"
-            assert c.wait_state(lambda s: s["moves"] == n + 1).get("can_undo") is True
-            c.send({"type": "done"})
-            moved = c.wait_state(lambda s: s["moves"] > n + 1)  # the bot moved once Ann was done
-            assert "can_undo" not in moved
-            c.send({"type": "undo"})
-            assert c.wait(lambda m: m.get("type") == "error")["code"] == "undo"
-        finally:
-            c.close()
+def test_the_bot_waits_until_done_then_the_move_stands(table: Table) -> None:
+    c = table.ann
+    n = _claim(c)["moves"]
+    assert c.wait_state(lambda s: s["moves"] == n + 1).get("can_undo") is True
+    c.send({"type": "done"})
+    moved = c.wait_state(lambda s: s["moves"] > n + 1)  # the bot moved once Ann was done
+    assert "can_undo" not in moved
+    c.send({"type": "undo"})
+    assert c.wait(lambda m: m.get("type") == "error")["code"] == "undo"
 
 
-def test_after_the_grace_the_bot_moves_and_the_claim_stands(tmp_path: Path) -> None:
-    env = {"TRACKLAYER_UNDO_GRACE_SECONDS": "0.2"}
-    with running(database_url(tmp_path), tmp_path / "server.log", env=env) as srv:
-        out = _new(srv, [{"name": "Ann"}, {"kind": "bot", "bot": "random"}])
-        c = srv.client(out["id"], out["seats"][0]["token"])
-        try:
-            st = _to_claim(c)
-            n = st["moves"]
-            assert c.move(next(m for m in st["legal"] if m.startswith("claim")))["type"] == "ack"
-            closed = c.wait_state(lambda s: s["moves"] == n + 1 and "can_undo" not in s)  # the grace passed
-            assert closed["view"]["current_player"] == 1
-            c.wait_state(lambda s: s["moves"] > n + 1)
-            c.send({"type": "undo"})
-            assert c.wait(lambda m: m.get("type") == "error")["code"] == "undo"
-        finally:
-            c.close()
+@pytest.mark.parametrize("table", ["0.2"], indirect=True)
+def test_after_the_grace_the_bot_moves_and_the_claim_stands(table: Table) -> None:
+    c = table.ann
+    n = _claim(c)["moves"]
+    closed = c.wait_state(lambda s: s["moves"] == n + 1 and "can_undo" not in s)  # the grace passed
+    assert closed["view"]["current_player"] == 1
+    c.wait_state(lambda s: s["moves"] > n + 1)
+    c.send({"type": "undo"})
+    assert c.wait(lambda m: m.get("type") == "error")["code"] == "undo"
 
 
 def test_no_undo_in_a_rated_game_or_with_another_person(tmp_path: Path) -> None:
@@ -129,9 +139,7 @@ def test_no_undo_in_a_rated_game_or_with_another_person(tmp_path: Path) -> None:
         two = _new(srv, [{"name": "Ann"}, {"name": "Bob"}])
         c = srv.client(rated["id"], rated["seats"][0]["token"])
         try:
-            st = _to_claim(c)
-            n = st["moves"]
-            assert c.move(next(m for m in st["legal"] if m.startswith("claim")))["type"] == "ack"
+            n = _claim(c)["moves"]
             after = c.wait_state(lambda s: s["moves"] >= n + 1)
             assert "can_undo" not in after
             c.send({"type": "undo"})

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import base64
 import json
-import random
 import secrets
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,10 +30,11 @@ import httpx
 import pytest
 
 from tests import waits
-from tests.server.helpers import Server
+from tests.server.helpers import Server, finished_account_game
 from tests.web.test_play import new_page
 
 LOCALES = ["en-US", "de-DE", "fr-FR", "it-IT", "nl-NL"]
+PASSWORD = "a long enough password"  # tests.server.helpers.finished_account_game's
 
 MEASURE = r"""() => {
   // the layout viewport: a phone's innerWidth grows with content wider than the screen, clientWidth does not
@@ -146,24 +145,6 @@ class Games:
     trans: dict[str, Any]  # Trans Europa with special cards
 
 
-def play_to_the_end(server: Server, game_id: str, token: str) -> None:
-    """Random legal moves over the websocket until the game is over (the opponent is a bot)."""
-    client = server.client(game_id, token)
-    rng = random.Random(7)
-    deadline = waits.deadline(240)
-    try:
-        while True:
-            assert time.monotonic() < deadline, "the game did not end"
-            s = client.my_turn(60)
-            if s["over"]:
-                return
-            ack = client.move(rng.choice(s["legal"]))
-            assert ack["type"] == "ack", ack
-            client.wait_state(lambda st, n=ack["index"]: st["moves"] > n)
-    finally:
-        client.close()
-
-
 def keep_all(server: Server, out: dict[str, Any]) -> None:
     """Seat 0 keeps its whole first offer and waits for its next turn."""
     client = server.client(out["id"], out["seats"][0]["token"])
@@ -180,15 +161,16 @@ def keep_all(server: Server, out: dict[str, Any]) -> None:
 @pytest.fixture(scope="module")
 def games(web_server: Server) -> Games:
     username = f"Maximiliane_{secrets.token_hex(3)}"
-    with httpx.Client(base_url=web_server.base, timeout=waits.scaled(20)) as http:
-        r = http.post("/api/register", json={"username": username, "password": "a long enough password"})
+    finished = finished_account_game(web_server, username)
+    with httpx.Client(base_url=web_server.base, timeout=waits.scaled(20)) as http:  # her bot account, one token
+        r = http.post("/api/login", json={"username": username, "password": PASSWORD})
+        assert r.status_code == 200, r.text
+        csrf = {"X-CSRF-Token": r.json()["csrf"]}
+        bot = f"Rechenknecht_{secrets.token_hex(3)}"
+        r = http.post("/api/me/bots", headers=csrf, json={"name": bot, "description": "Ein Programm, das gierig baut"})
         assert r.status_code == 201, r.text
-        r = http.post("/api/games", headers={"X-CSRF-Token": r.json()["csrf"]},
-                      json={"game": "ttr-new-york", "first_player": 0,
-                            "seats": [{"name": username}, {"kind": "bot", "bot": "greedy", "name": "Robo"}]})
+        r = http.post(f"/api/bots/{bot}/tokens", headers=csrf, json={"label": "Werkstattrechner"})
         assert r.status_code == 201, r.text
-        finished = r.json()
-    play_to_the_end(web_server, finished["id"], finished["seats"][0]["token"])
     bots = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
     start = web_server.create("ttr-europe", [{"name": "Annabelle"}, *bots], first_player=0)
     europe = web_server.create("ttr-europe", [{"name": "Annabelle"}, *bots], first_player=0)
@@ -221,6 +203,16 @@ def pages(games: Games) -> list[tuple[str, str, Any]]:
             my_turn(page)
         return ready
 
+    def signed_in(selector: str) -> Any:
+        def ready(page: Any) -> None:
+            status = page.evaluate("(body) => fetch('/api/login', {method: 'POST', headers: {'Content-Type': "
+                                   "'application/json'}, body}).then((r) => r.status)",
+                                   json.dumps({"username": games.username, "password": PASSWORD}))
+            assert status == 200, status
+            page.reload()
+            page.wait_for_selector(selector)
+        return ready
+
     def replay_end(page: Any) -> None:
         page.wait_for_function("() => window.__replay && window.__replay.total > 0 && !window.__replay.loading")
         page.click("#replay-last-btn")
@@ -238,8 +230,10 @@ def pages(games: Games) -> list[tuple[str, str, Any]]:
         ("my games", "/my", sel("#my-list li")),
         ("leaderboard", "/leaderboard", sel("#ladder tbody tr")),
         ("profile", f"/u/{games.username}", sel("#profile-games tbody tr")),
+        ("bot accounts, signed out", "/bots", sel("#bots-login")),
         *((f"rules {game}", f"/rules/{game}", sel(".rules-section h2"))
           for game in ("ttr-europe", "ttr-new-york", "trans-europa", "trans-america")),
+        ("bot accounts", "/bots", signed_in("#main .tokens tbody tr")),  # last: the page's context stays signed in
     ]
 
 

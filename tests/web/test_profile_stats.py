@@ -11,22 +11,14 @@ from typing import Any
 import httpx
 
 from tests import waits
-from tests.server.helpers import Server
-from tests.server.test_stats import play_out
+from tests.server.helpers import Server, finished_account_game
 from tests.web.test_play import new_page
 
 
 def test_the_profile_shows_statistics_in_german(web_server: Server, browser: Any, shots: Path) -> None:
     username = f"Statistik_{secrets.token_hex(3)}"
+    finished_account_game(web_server, username)
     with httpx.Client(base_url=web_server.base, timeout=waits.scaled(20)) as http:
-        r = http.post("/api/register", json={"username": username, "password": "a long enough password"})
-        assert r.status_code == 201, r.text
-        r = http.post("/api/games", headers={"X-CSRF-Token": r.json()["csrf"]},
-                      json={"game": "ttr-new-york", "first_player": 0,
-                            "seats": [{"name": username}, {"kind": "bot", "bot": "greedy", "name": "Robo"}]})
-        assert r.status_code == 201, r.text
-        created = r.json()
-        play_out(web_server, created["id"], created["seats"][0]["token"])
         # the statistics are written with the rating, just after the last move
         def with_stats() -> dict[str, Any]:
             profile: dict[str, Any] = http.get(f"/api/users/{username}").json()

@@ -6,7 +6,6 @@ English and German."""
 from __future__ import annotations
 
 import json
-import random
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ import httpx
 import pytest
 
 from tests import waits
-from tests.server.helpers import Server
+from tests.server.helpers import Server, play_out
 from tracklayer.server.chat import RATE_COUNT
 
 SIZES = {"desktop": (1366, 768), "phone": (390, 844), "wide": (1920, 1080)}
@@ -25,20 +24,7 @@ def finish_against_a_bot(server: Server) -> dict[str, Any]:
     """A New York game of Ann (moves sent over the websocket, at random) against a greedy bot, to its end."""
     out = server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot", "bot": "greedy", "name": "Robo"}],
                         first_player=0)
-    ann = server.client(out["id"], out["seats"][0]["token"])
-    rng = random.Random(13)
-    deadline = waits.deadline(240)
-    try:
-        while True:
-            assert time.monotonic() < deadline, "the game did not end"
-            s = ann.my_turn(60)
-            if s["over"]:
-                break
-            ack = ann.move(rng.choice(s["legal"]))
-            assert ack["type"] == "ack", ack
-            ann.wait_state(lambda st, n=ack["index"]: st["moves"] > n)  # not the state the move was made in
-    finally:
-        ann.close()
+    play_out(server, out["id"], out["seats"][0]["token"], seed=13)
     return out
 
 

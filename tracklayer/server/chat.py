@@ -35,12 +35,13 @@ from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, 
 from sqlalchemy.exc import IntegrityError
 
 from tracklayer.server.db import metadata
-from tracklayer.server.fanout import CHAT_CHANNEL
 from tracklayer.server.guard import sanitise
+from tracklayer.server.notify import CHAT_CHANNEL
 
 if TYPE_CHECKING:
     from tracklayer.server.db import Store
-    from tracklayer.server.rooms import Connection, Room, Rooms
+    from tracklayer.server.room import Connection, Room
+    from tracklayer.server.rooms import Rooms
 
 log = logging.getLogger("tracklayer.server")
 

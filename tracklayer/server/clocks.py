@@ -47,7 +47,7 @@ from tracklayer.server.db import metadata
 
 if TYPE_CHECKING:
     from tracklayer.server.db import Store
-    from tracklayer.server.rooms import Room, Rooms
+    from tracklayer.server.room import Host, Room
 
 log = logging.getLogger("tracklayer.server")
 
@@ -172,6 +172,11 @@ class Control:
     @property
     def clocked(self) -> bool:
         return self.spec is not None
+
+    @property
+    def turn_based(self) -> bool:
+        """Hours a turn: being away is how the game is played, and the stand-in keeps a seat after one timeout."""
+        return self.spec is not None and self.spec["turn_seconds"] >= TURN_BASED
 
     def dump(self) -> dict[str, Any]:
         return {"banks": self.banks, "timeouts": self.timeouts, "standin": self.standin, "resigned": self.resigned,
@@ -318,7 +323,7 @@ def due_games(store: Store, before: float) -> list[str]:
 class Clocks:
     """The clocks of the games in memory: follows moves, stores changes, fires deadlines (owner only)."""
 
-    def __init__(self, rooms: Rooms) -> None:
+    def __init__(self, rooms: Host) -> None:
         self.rooms = rooms
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._scanner = Background.every("tracklayer-clocks", SCAN_EVERY, lambda: self.scan(),

@@ -17,7 +17,8 @@ from tracklayer.server.lease import Lease
 from tracklayer.server.presence import Presence
 
 if TYPE_CHECKING:
-    from tracklayer.server.rooms import Room, Rooms
+    from tracklayer.server.room import Room
+    from tracklayer.server.rooms import Rooms
 
 log = logging.getLogger("tracklayer.server")
 

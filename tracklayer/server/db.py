@@ -38,8 +38,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from tracklayer.server.fanout import notify_sql
 from tracklayer.server.guard import sanitise
+from tracklayer.server.notify import notify_sql
 
 log = logging.getLogger("tracklayer.server")
 metadata = MetaData()

@@ -22,7 +22,8 @@ from tracklayer.server.limits import CreationLimits
 from tracklayer.server.lobby import Matchmaker
 from tracklayer.server.mail import Mail
 from tracklayer.server.replay import Replays
-from tracklayer.server.rooms import Room, Rooms
+from tracklayer.server.room import Room
+from tracklayer.server.rooms import Rooms
 from tracklayer.server.settings import Settings
 
 

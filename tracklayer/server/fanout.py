@@ -3,7 +3,7 @@
 Several ``tracklayer serve`` processes (on one host or several) share one PostgreSQL database. Each
 keeps its own rooms in memory, so a move committed by process A must reach the clients that process
 B serves, in order, without polling. The writer announces every stored move with ``pg_notify`` *in
-the transaction that inserts it* (:func:`notify_sql`, called by ``Store.append_batch`` and
+the transaction that inserts it* (:func:`tracklayer.server.notify.notify_sql`, called by ``Store.append_batch`` and
 ``Store.append_move``): PostgreSQL delivers a notification only when its transaction commits, so a
 process never hears of a move that is not stored, and never misses one that is while it listens.
 
@@ -36,55 +36,23 @@ import contextlib
 import json
 import logging
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 import tracklayer
+from tracklayer.server.notify import CHANNEL, CHAT_CHANNEL, KEEPALIVES, PRESENCE_CHANNEL, libpq_url
 
 if TYPE_CHECKING:
-    from tracklayer.server.rooms import Room, Rooms
+    from tracklayer.server.clocks import Clocks
+    from tracklayer.server.room import Host, Room
+
+    class FanoutHost(Host, Protocol):
+        """What the fan-out uses of the rooms besides what every service does."""
+
+        clocks: Clocks
+
+        async def _reload(self, room: Room) -> None: ...
 
 log = logging.getLogger("tracklayer.server")
-
-CHANNEL = "tracklayer_moves"
-CHAT_CHANNEL = "tracklayer_chat"  # tracklayer.server.chat: one message stored by another process
-PRESENCE_CHANNEL = "tracklayer_presence"  # tracklayer.server.presence: who is connected to another process
-MAX_PAYLOAD = 7000  # bytes of one notification (PostgreSQL's limit is 8000)
-
-# a dead peer is noticed by TCP keepalives within ~25 s even when no packet says so (a host that
-# vanished, a cable pulled): a listener that hears nothing cannot tell silence from a broken link
-KEEPALIVES: dict[str, Any] = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5,
-                              "keepalives_count": 3}
-
-
-def notify_sql(moves: list[tuple[str, int, str]]) -> tuple[str, tuple[str, ...]]:
-    """One ``SELECT pg_notify(...), ...`` statement announcing ``moves`` (``(game_id, idx, text)``).
-
-    One statement whatever the batch size (the writer thread wants few statements per batch), with
-    the moves split over as many notifications as PostgreSQL's 8000-byte payload limit requires.
-    Each payload is ASCII JSON ``[[game_id, idx, text], ...]`` (so its length in bytes is known).
-    """
-    payloads: list[str] = []
-    chunk: list[str] = []
-    size = 2
-    for game_id, idx, text in moves:
-        item = json.dumps([game_id, idx, text], separators=(",", ":"))
-        if chunk and size + len(item) + 1 > MAX_PAYLOAD:
-            payloads.append("[" + ",".join(chunk) + "]")
-            chunk, size = [], 2
-        chunk.append(item)
-        size += len(item) + 1
-    if chunk:
-        payloads.append("[" + ",".join(chunk) + "]")
-    calls = ", ".join(["pg_notify(%s, %s)"] * len(payloads))
-    return f"SELECT {calls}", tuple(v for p in payloads for v in (CHANNEL, p))
-
-
-def libpq_url(url: str) -> str:
-    """The database URL as libpq reads it (SQLAlchemy's ``postgresql+psycopg://`` is not one)."""
-    from sqlalchemy.engine import make_url
-
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
 
 class Fanout:
     """This process's listener: applies the moves other processes store to the rooms it has in memory.
@@ -95,7 +63,7 @@ class Fanout:
     database (a room just loaded, or just taken over by this process).
     """
 
-    def __init__(self, rooms: Rooms, url: str) -> None:
+    def __init__(self, rooms: FanoutHost, url: str) -> None:
         self.rooms = rooms
         self.url = libpq_url(url)
         self.connected = asyncio.Event()
@@ -259,7 +227,7 @@ class Fanout:
                     log.error("game %s: stored moves from %d do not follow on in memory; reloading", room.id, n)
                     await self.rooms._reload(room)
                     return
-                room.game = candidate
+                room.set_game(candidate)
                 room.record.status = "over" if candidate.is_over else ("running" if candidate.moves else "open")
                 log.debug("game %s: moves %d-%d from another process", room.id, n, n + len(texts) - 1)
                 room.broadcast()

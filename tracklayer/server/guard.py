@@ -132,20 +132,25 @@ def clean_name(raw: Any, default: str, where: str) -> str:
     """A player's name as stored and shown: NFC, whitespace runs made one space and stripped, at most
     ``MAX_NAME`` characters, only printable characters. ``default`` for a missing or blank name;
     HTTPException 400 (naming ``where``) for anything else that is not such a name."""
+    return clean_text(raw, MAX_NAME, where, "name") or default
+
+
+def clean_text(raw: Any, limit: int, where: str, what: str = "text") -> str | None:
+    """A short text a person writes (a name, a bot's description): NFC, whitespace runs made one space
+    and stripped, at most ``limit`` characters, only printable characters. None for a missing or blank
+    one; HTTPException 400 (naming ``where`` and ``what`` it is) for anything else."""
     if raw is None:
-        return default
+        return None
     if not isinstance(raw, str):
-        raise HTTPException(400, f"{where}: a name is a text")
+        raise HTTPException(400, f"{where}: a {what} is a text")
     if not encodable(raw):
-        raise HTTPException(400, f"{where}: the name is not valid Unicode")
-    name = " ".join(unicodedata.normalize("NFC", raw).split())
-    if not name:
-        return default
-    if len(name) > MAX_NAME:
-        raise HTTPException(400, f"{where}: a name has at most {MAX_NAME} characters")
-    if not all(map(_name_char_ok, name)):
-        raise HTTPException(400, f"{where}: the name holds control or invisible characters")
-    return name
+        raise HTTPException(400, f"{where}: the {what} is not valid Unicode")
+    text = " ".join(unicodedata.normalize("NFC", raw).split())
+    if len(text) > limit:
+        raise HTTPException(400, f"{where}: a {what} has at most {limit} characters")
+    if not all(map(_name_char_ok, text)):
+        raise HTTPException(400, f"{where}: the {what} holds control or invisible characters")
+    return text or None
 
 
 def shown(value: Any, limit: int = 40) -> str:

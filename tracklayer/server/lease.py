@@ -98,7 +98,7 @@ class Lease:
 
     def __init__(self, url: str, on_acquired: Callable[[str], None],
                  on_lost: Callable[[list[str]], None]) -> None:
-        from tracklayer.server.fanout import libpq_url
+        from tracklayer.server.notify import libpq_url
 
         self.url = libpq_url(url)
         self.on_acquired = on_acquired
@@ -139,7 +139,7 @@ class Lease:
     async def _run(self) -> None:
         import psycopg
 
-        from tracklayer.server.fanout import KEEPALIVES
+        from tracklayer.server.notify import KEEPALIVES
 
         delay = 0.25
         while True:

@@ -209,7 +209,7 @@ class Matchmaker:
         rec.seats, rec.setup, rec.status, rec.fill_at = seats, json.loads(row.setup), row.status, row.fill_at
         # the names are in the setup: rebuild (a move another process stored meanwhile is kept; move
         # texts name no player)
-        room.game = tracklayer.load_game({**rec.setup, "moves": [str(m) for m in room.game.moves]})
+        room.set_game(tracklayer.load_game({**rec.setup, "moves": [str(m) for m in room.game.moves]}))
         if rec.status != "waiting":  # started: the status of the moves held here (the fan-out brings the rest)
             rec.status = "over" if room.game.is_over else ("running" if room.game.moves else "open")
         room._legal = None

@@ -129,6 +129,7 @@ class NewBot(Body):
     """``POST /api/me/bots``: a bot account owned by the logged-in person."""
 
     name: Any = Field(description="the bot account's username: 3 to 24 letters, digits, '_', '.' or '-'")
+    description: Any = Field(None, description="what the program is, at most 200 characters (shown on its profile)")
 
 
 class NewToken(Body):

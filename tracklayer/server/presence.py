@@ -36,10 +36,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from tracklayer.server.background import Background
-from tracklayer.server.fanout import PRESENCE_CHANNEL as CHANNEL
+from tracklayer.server.notify import PRESENCE_CHANNEL as CHANNEL
 
 if TYPE_CHECKING:
-    from tracklayer.server.rooms import Room, Rooms
+    from tracklayer.server.room import Room
+    from tracklayer.server.rooms import Rooms
 
 log = logging.getLogger("tracklayer.server")
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import tracklayer
 
 if TYPE_CHECKING:
-    from tracklayer.server.rooms import Room
+    from tracklayer.server.room import Room
 
 STRIDE = 16  # positions kept per finished game: every STRIDE-th
 CACHED_GAMES = 32  # finished games whose positions are kept

@@ -37,7 +37,7 @@ from tracklayer.server.clocks import clocks
 from tracklayer.server.db import games
 
 if TYPE_CHECKING:
-    from tracklayer.server.rooms import Room, Rooms
+    from tracklayer.server.room import Host, Room
 
 log = logging.getLogger("tracklayer.server")
 
@@ -79,7 +79,7 @@ def candidates(store: Any, after: str, limit: int) -> list[tuple[str, bool, tupl
 class Resume:
     """The sweep of one server process (see the module's docstring)."""
 
-    def __init__(self, rooms: Rooms) -> None:
+    def __init__(self, rooms: Host) -> None:
         self.rooms = rooms
         self._cursor = ""  # the last id the previous pass read
         self._waiting: dict[str, tuple[float, float | None]] = {}  # games left to a person: their stamp then

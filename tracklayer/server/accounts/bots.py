@@ -17,12 +17,12 @@ import secrets
 import time
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from tracklayer.server.accounts.names import username_key, username_skeleton
-from tracklayer.server.accounts.tables import accounts, api_tokens
+from tracklayer.server.accounts.tables import account_games, accounts, api_tokens, rating_history, ratings, sessions
 
 TOKEN_PREFIX = "tlb_"
 BOTS_PER_OWNER = 10  # bot accounts one person may own
@@ -44,7 +44,7 @@ class BotStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def create_bot(self, owner_id: int, name: str) -> int | None:
+    def create_bot(self, owner_id: int, name: str, description: str | None = None) -> int | None:
         """The new bot account's id; None if the name is taken (the unique columns decide, as for people).
         ValueError if the owner has :data:`BOTS_PER_OWNER` bots already or is a bot itself."""
         with self.engine.begin() as conn:
@@ -59,7 +59,8 @@ class BotStore:
             with self.engine.begin() as conn:
                 res = conn.execute(insert(accounts).values(
                     username=name, username_key=username_key(name), username_skeleton=username_skeleton(name),
-                    password_hash=NO_PASSWORD, created_at=time.time(), bot_owner=owner_id))
+                    password_hash=NO_PASSWORD, created_at=time.time(), bot_owner=owner_id,
+                    bot_description=description))
                 key = res.inserted_primary_key
                 assert key is not None, "an insert of one row has its key"
                 return int(key[0])
@@ -68,9 +69,9 @@ class BotStore:
 
     def bots_of(self, owner_id: int) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(accounts.c.username, accounts.c.created_at)
+            rows = conn.execute(select(accounts.c.username, accounts.c.created_at, accounts.c.bot_description)
                                 .where(accounts.c.bot_owner == owner_id).order_by(accounts.c.id)).all()
-        return [{"name": r.username, "created_at": r.created_at} for r in rows]
+        return [{"name": r.username, "created_at": r.created_at, "description": r.bot_description} for r in rows]
 
     def owned_bot(self, owner_id: int, name: str) -> int | None:
         """The id of the bot account ``name`` if ``owner_id`` owns it, else None (no such bot, or
@@ -79,6 +80,18 @@ class BotStore:
             row = conn.execute(select(accounts.c.id).where(accounts.c.username_key == username_key(name),
                                                            accounts.c.bot_owner == owner_id)).first()
         return None if row is None else int(row.id)
+
+    def delete_bot(self, bot_id: int) -> None:
+        """Delete the bot account with its tokens, ratings and links to the games it sat in. The games
+        stay, its seats in them named as they were; a game it sits in goes on unrated for that seat, and
+        its name is free again."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(api_tokens).where(api_tokens.c.account_id == bot_id))
+            conn.execute(delete(sessions).where(sessions.c.account_id == bot_id))
+            conn.execute(delete(account_games).where(account_games.c.account_id == bot_id))
+            conn.execute(delete(ratings).where(ratings.c.account_id == bot_id))
+            conn.execute(delete(rating_history).where(rating_history.c.identity == f"acct:{bot_id}"))
+            conn.execute(delete(accounts).where(accounts.c.id == bot_id, accounts.c.bot_owner.is_not(None)))
 
     def new_token(self, bot_id: int, label: str) -> dict[str, Any]:
         """A new token of the bot account: its public fields and, this once, its secret (``token``).

@@ -290,7 +290,8 @@ class AccountStore:
                 owner = conn.execute(select(accounts.c.username).where(accounts.c.id == acct.bot_owner)).scalar()
         return {
             "username": acct.username, "joined": acct.created_at,
-            **({"bot": True, "owner": owner} if acct.bot_owner is not None else {}),
+            **({"bot": True, "owner": owner, "description": acct.bot_description}
+               if acct.bot_owner is not None else {}),
             "ratings": {r.family: {"rating": ordinal(r.mu, r.sigma), "mu": r.mu, "sigma": r.sigma,
                                    "games": int(r.games)} for r in rs},
             "history": [{"game_id": h.game_id, "family": h.family, "rank": h.rank, "players": h.players,

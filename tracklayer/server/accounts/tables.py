@@ -1,4 +1,4 @@
-"""The account tables (migrations 0003, 0006, 0007, 0008, 0009 and 0010)."""
+"""The account tables (migrations 0003, 0006, 0007, 0008, 0009, 0010 and 0012)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ accounts = Table(
     # migration 0008: a bot account (an outside program playing over the network) names the account that
     # owns it; NULL for a person's account. A bot account has no password: it acts with API tokens only
     Column("bot_owner", Integer, nullable=True, index=True),
+    Column("bot_description", Text, nullable=True),  # migration 0012: a bot account's, in its owner's words
 )
 sessions = Table(
     "sessions", metadata,

@@ -1,4 +1,4 @@
-"""The mail tables (migration 0010): each account's address and switches, the mail sent, the signing key."""
+"""The mail tables (migration 0011): each account's address and switches, the mail sent, the signing key."""
 
 from __future__ import annotations
 

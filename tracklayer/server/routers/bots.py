@@ -13,14 +13,16 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse, HTMLResponse
 
 from tracklayer.bots import resolve_bot
 from tracklayer.server.accounts import Accounts, check_username
-from tracklayer.server.deps import AccountsDep
-from tracklayer.server.guard import SafeJSONResponse, clean_name, shown
+from tracklayer.server.deps import AccountsDep, StaticDep
+from tracklayer.server.guard import SafeJSONResponse, clean_name, clean_text, shown
 from tracklayer.server.models import JSONBodyRoute, NewBot, NewToken
 
 router = APIRouter(tags=["bots"], route_class=JSONBodyRoute)
+DESCRIPTION_MAX = 200  # characters of a bot account's description
 
 
 async def person(request: Request, acct: Accounts, write: bool) -> dict[str, Any]:
@@ -46,10 +48,11 @@ async def owned(request: Request, acct: Accounts, name: str, write: bool) -> int
 async def create_bot(body: NewBot, request: Request, acct: AccountsDep) -> dict[str, Any] | SafeJSONResponse:
     who = await person(request, acct, True)
     name = check_username(body.name)
+    description = clean_text(body.description, DESCRIPTION_MAX, "description", "description")
     if resolve_bot(name) is not None:
         raise HTTPException(400, f"{shown(name)} is the name of one of the server's own bots: choose another")
     try:
-        bot_id = await asyncio.to_thread(acct.bots.create_bot, who["account_id"], name)
+        bot_id = await asyncio.to_thread(acct.bots.create_bot, who["account_id"], name, description)
     except ValueError as exc:
         raise HTTPException(409, str(exc)) from None
     if bot_id is None:
@@ -66,6 +69,15 @@ async def create_bot(body: NewBot, request: Request, acct: AccountsDep) -> dict[
 async def my_bots(request: Request, acct: AccountsDep) -> dict[str, Any]:
     who = await person(request, acct, False)
     return {"bots": await asyncio.to_thread(acct.bots.bots_of, who["account_id"])}
+
+
+@router.delete("/api/me/bots/{name}")
+async def delete_bot(name: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
+    """Delete one's bot account: its tokens stop working at once, its ratings leave the ladder, and its
+    name is free again (its past games keep it in their seats)."""
+    bot_id = await owned(request, acct, name, True)
+    await asyncio.to_thread(acct.bots.delete_bot, bot_id)
+    return {"ok": True, "name": name}
 
 
 @router.post("/api/bots/{name}/tokens", status_code=201)
@@ -90,6 +102,12 @@ async def revoke_token(name: str, token_id: str, request: Request, acct: Account
     if len(token_id) > 32 or not await asyncio.to_thread(acct.bots.revoke, bot_id, token_id):
         raise HTTPException(404, "no such live token")
     return {"ok": True, "id": token_id}
+
+
+@router.get("/bots", response_class=HTMLResponse)
+async def bots_page(static: StaticDep) -> FileResponse:
+    """The signed-in person's bot accounts and their tokens (``static/bots.js``, on the API above)."""
+    return FileResponse(static / "bots.html", media_type="text/html")
 
 
 @router.get("/api/bot")

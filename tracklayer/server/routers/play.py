@@ -19,7 +19,8 @@ from tracklayer.server import guard
 from tracklayer.server.chat import ChatError, ChatHub
 from tracklayer.server.deps import AccountsDep, ChatDep, RoomsDep, SettingsDep
 from tracklayer.server.guard import BadJSON, valid_game_id
-from tracklayer.server.rooms import Connection, ProtocolError, Room, Rooms
+from tracklayer.server.room import Connection, ProtocolError, Room
+from tracklayer.server.rooms import Rooms
 
 log = logging.getLogger("tracklayer.server")
 router = APIRouter(tags=["play"])

@@ -8,7 +8,7 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse
 
 from tracklayer.server.deps import ReplaysDep, RoomDep, StaticDep
-from tracklayer.server.rooms import Room
+from tracklayer.server.room import Room
 
 router = APIRouter(tags=["replays"])
 

@@ -3,8 +3,8 @@
 // one's profile and to the leaderboard. Accounts are optional: guests play by link as before.
 // State-changing requests that the session cookie authenticates carry the session's CSRF token
 // (X-CSRF-Token, from GET /api/me): csrfHeaders() gives it to the other modules (the lobby's "create").
-import { h, icon } from "./common.js";
-import { t, onLangChange } from "./i18n.js";
+import { h, icon, logo } from "./common.js";
+import { init as initI18n, t, onLangChange, picker } from "./i18n.js";
 
 let me = null; // {username} when logged in
 let csrf = "";
@@ -169,6 +169,12 @@ function render() {
         h("span", { class: "acct-name" }, me.username),
       ),
       h(
+        "a",
+        { class: "acct-link", href: "/bots", id: "acct-bots", title: t("account.bots") },
+        icon("bot", 15),
+        h("span", { class: "acct-label" }, t("account.bots")),
+      ),
+      h(
         "button",
         {
           class: "btn ghost small",
@@ -219,4 +225,24 @@ export function accountBox() {
     render();
   }
   return box;
+}
+
+/**
+ * Start a page whose top bar is the logo, the account box and the language picker (rules, profile,
+ * leaderboard): once the catalog is loaded the bar and `render` are drawn, and drawn again on each
+ * change of language.
+ * @param {() => void} render draws the page's main part
+ * @returns {Promise<void>} settles after the first render
+ */
+export async function startPage(render) {
+  await initI18n();
+  const langPicker = picker();
+  const renderTop = () =>
+    document.getElementById("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), accountBox(), langPicker);
+  renderTop();
+  onLangChange(() => {
+    renderTop();
+    render();
+  });
+  render();
 }

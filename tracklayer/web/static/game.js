@@ -187,6 +187,33 @@ function buildBoard() {
 }
 
 // ---------------------------------------------------------------- rendering
+/**
+ * A switch of the top bar (motion, sound): a pill button, pressed while the calmer setting is on; its
+ * label says the setting now and is hidden on a phone, where the glyph alone shows.
+ * @param {string} name the button's id and class
+ * @param {boolean} pressed
+ * @param {Node} glyph
+ * @param {string} label
+ * @param {string} title the tooltip: what the switch does
+ * @param {() => void} onclick
+ */
+function topToggle(name, pressed, glyph, label, title, onclick) {
+  return h(
+    "button",
+    {
+      class: `pill ${name}`,
+      type: "button",
+      id: name,
+      "aria-pressed": pressed ? "true" : "false",
+      title,
+      "aria-label": label,
+      onclick,
+    },
+    glyph,
+    h("span", { class: `${name}-text` }, " ", label),
+  );
+}
+
 function renderTop() {
   const top = $("topbar");
   const st = ui.st;
@@ -197,37 +224,23 @@ function renderTop() {
     if (st.role === "table") parts.push(h("span", { class: "pill" }, icon("swap"), " ", t("top.hotseat")));
   }
   const calm = reducedMotion();
-  parts.push(
-    h(
-      "button",
-      {
-        class: "pill motion",
-        type: "button",
-        id: "motion",
-        "aria-pressed": calm ? "true" : "false",
-        title: t("motion.title"),
-        "aria-label": calm ? t("motion.reduced") : t("motion.on"),
-        onclick: toggleMotion,
-      },
-      h("span", { "aria-hidden": "true" }, calm ? "◌ " : "◉ "),
-      h("span", { class: "motion-text" }, calm ? t("motion.reduced") : t("motion.on")),
-    ),
-  );
   const quiet = muted();
   parts.push(
-    h(
-      "button",
-      {
-        class: "pill sound",
-        type: "button",
-        id: "sound",
-        "aria-pressed": quiet ? "true" : "false",
-        title: t("sound.title"),
-        "aria-label": quiet ? t("sound.off") : t("sound.on"),
-        onclick: toggleMute,
-      },
+    topToggle(
+      "motion",
+      calm,
+      h("span", { "aria-hidden": "true" }, calm ? "◌" : "◉"),
+      t(calm ? "motion.reduced" : "motion.on"),
+      t("motion.title"),
+      toggleMotion,
+    ),
+    topToggle(
+      "sound",
+      quiet,
       icon(quiet ? "mute" : "sound"),
-      h("span", { class: "sound-text" }, " ", quiet ? t("sound.off") : t("sound.on")),
+      t(quiet ? "sound.off" : "sound.on"),
+      t("sound.title"),
+      toggleMute,
     ),
   );
   parts.push(

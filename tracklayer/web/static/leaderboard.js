@@ -1,14 +1,13 @@
 // @ts-check
 // The rating ladder per game family: people and bots (each bot name one player, each bot account one), by openskill ordinal.
-import { h, icon, logo } from "./common.js";
-import { init as initI18n, t, picker, onLangChange } from "./i18n.js";
-import { accountBox, account } from "./account.js";
+import { h, icon } from "./common.js";
+import { t } from "./i18n.js";
+import { account, startPage } from "./account.js";
 
 const FAMILIES = ["ttr", "trans"];
 let family = new URLSearchParams(location.search).get("game") === "trans" ? "trans" : "ttr";
 let data = null;
 let failed = false;
-let langPicker = null;
 const fmt = (x) => x.toFixed(1);
 
 async function load() {
@@ -122,18 +121,7 @@ async function render() {
     );
 }
 
-function renderTop() {
-  document.getElementById("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), accountBox(), langPicker);
-}
-
-initI18n().then(() => {
-  langPicker = picker();
-  renderTop();
-  onLangChange(() => {
-    renderTop();
-    render();
-  });
+startPage(render).then(() => {
   document.addEventListener("tracklayer:account", () => render());
-  render();
   load();
 });

@@ -1,15 +1,15 @@
 // @ts-check
 // A player's profile (/u/{username}): ratings per family, the rating over time, the games played.
-import { h, s, logo, gameTitle, icon } from "./common.js";
-import { init as initI18n, t, picker, onLangChange, lang } from "./i18n.js";
+import { h, s, gameTitle, icon } from "./common.js";
+import { t, onLangChange, lang } from "./i18n.js";
 import { followButton, presenceLine } from "./friends.js";
-import { accountBox, account } from "./account.js";
+import { account, startPage } from "./account.js";
 import { mailSection } from "./mail.js";
 
 const username = decodeURIComponent(location.pathname.split("/").pop() || "");
 let data = null;
 let missing = false;
-let langPicker = null;
+let mine = false; // the signed-in person's own profile: it links to their bot accounts
 let followError = "";
 let mail = null; // the e-mail panel, on one's own profile only
 const fmt = (x) => x.toFixed(1);
@@ -28,6 +28,7 @@ async function load() {
     missing = true;
   }
   const me = await account();
+  mine = !!me && me.username.toLowerCase() === username.toLowerCase();
   if (data && me && me.username === data.username) mail = mailSection();
   render();
 }
@@ -216,7 +217,15 @@ function render() {
             h("a", { href: `/u/${encodeURIComponent(data.owner || "")}` }, t("profile.bot_of", { owner: data.owner })),
           )
         : null,
+      data.bot && data.description ? h("p", { class: "sub", id: "profile-description" }, data.description) : null,
       h("p", { class: "sub" }, t("profile.since", { date: when(data.joined) })),
+      mine && !data.bot
+        ? h(
+            "p",
+            { class: "sub" },
+            h("a", { href: "/bots", id: "profile-bots", class: "botslink" }, icon("bot", 15), " ", t("account.bots")),
+          )
+        : null,
       presenceLine(data.presence, "profile-presence"),
       follow(),
     ),
@@ -261,19 +270,8 @@ function follow() {
   );
 }
 
-function renderTop() {
-  document.getElementById("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), accountBox(), langPicker);
-}
-
-initI18n().then(() => {
-  langPicker = picker();
-  renderTop();
-  onLangChange(() => {
-    renderTop();
-    mail?.redraw();
-    render();
-  });
-  render();
+startPage(render).then(() => {
+  onLangChange(() => mail?.redraw());
   load();
   document.addEventListener("tracklayer:account", load); // signed in or out: the follow button changes
 });

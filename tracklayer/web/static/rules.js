@@ -3,9 +3,9 @@
 // in /static/i18n/rules/<lang>.json, one entry per section ({"h": heading, "items": [paragraphs]}); which
 // sections a game shows, in which order, is said here (SECTIONS). A section's anchor is its key after the
 // first dot: "europe.mega" is #mega, so the game page links a variant straight to its section.
-import { h, logo, gameTitle } from "./common.js";
-import { init as initI18n, t, lang, picker, onLangChange } from "./i18n.js";
-import { accountBox } from "./account.js";
+import { h, gameTitle } from "./common.js";
+import { t, lang } from "./i18n.js";
+import { startPage } from "./account.js";
 import { LESSONS, learnButton, savedName } from "./learn.js";
 
 /** @type {Record<string, string[]>} */
@@ -64,7 +64,6 @@ export function sections(game, texts, english) {
 const game = typeof location === "undefined" ? "" : decodeURIComponent(location.pathname.split("/")[2] || "");
 /** @type {Record<string, Record<string, {h: string, items: string[]}>>} */
 const loaded = {};
-let langPicker = null;
 
 async function texts(code) {
   if (!loaded[code]) {
@@ -153,18 +152,6 @@ function learnRow() {
   return h("div", { class: "row learn-row" }, learnButton(game, t("tut.learn_rules"), savedName, error), error);
 }
 
-function renderTop() {
-  document.getElementById("topbar").replaceChildren(logo(), h("span", { class: "spacer" }), accountBox(), langPicker);
-}
-
 if (typeof document !== "undefined" && document.getElementById("main")) {
-  initI18n().then(() => {
-    langPicker = picker();
-    renderTop();
-    onLangChange(() => {
-      renderTop();
-      render();
-    });
-    render();
-  });
+  startPage(render);
 }
