@@ -124,6 +124,8 @@ class HeuristicBot:
     fast_len = 3.0  # wagons an opponent lays per claim turn in that estimate
     tunnel_risk = 0.2  # claim a tunnel only when the extra cost goes uncovered at most this often
     express_weight = 0.5  # weight of European Express gains in mid-game point claims (1 when finishing)
+    short_route = 3  # mid-game, with wagons to spare, point claims skip routes shorter than this
+    attraction_weight = 1.0  # a claim's points count each tourist attraction it is the first to touch this much
 
     def turns_left(self, obs: Obs) -> float:
         """My turns left: the planner also counts how fast opponents' hands could end the game."""
@@ -482,7 +484,8 @@ class HeuristicBot:
             score = float(info.route_points[r])
             if self.style == "longroute" and info.route_len[r] < 4 and not finishing:
                 continue
-            if not finishing and info.route_len[r] < 3 and self.style == "planner" and obs.wagons[me] > 8:
+            short = info.route_len[r] < self.short_route
+            if not finishing and short and self.style == "planner" and obs.wagons[me] > 8:
                 continue  # short routes waste the turn while time is left: draw for long ones instead
             if info.tunnel[r]:
                 acts = [a for a in acts if self._tunnel_spare(obs, a) >= 1]
@@ -490,6 +493,8 @@ class HeuristicBot:
                     continue
             if r in plan.routes:
                 score += 4
+            if self.style == "planner" and self.attraction_weight > 0:
+                score += self.attraction_weight * self._new_attractions(obs, r)
             if self.style == "planner" and self.express_weight > 0:
                 score += self._express_gain(obs, r) * (1.0 if finishing else self.express_weight)
             if missing and finishing:
@@ -507,6 +512,16 @@ class HeuristicBot:
             if score > best_score:
                 best, best_score = act, score
         return best
+
+    @staticmethod
+    def _new_attractions(obs: Obs, r: int) -> int:
+        """Tourist attractions at the ends of route ``r`` that none of my routes touches yet (each scores once)."""
+        info = obs.info
+        sights = info.board.attractions
+        if not sights:
+            return 0
+        mine = {c for q, o in enumerate(obs.route_owner) if o == obs.seat for c in info.route_ends[q]}
+        return sum(1 for c in set(info.route_ends[r]) if c in sights and c not in mine)
 
     def long_claim(self, obs: Obs, moves: Moves, plan: Any) -> Any:
         info = obs.info
