@@ -10,19 +10,30 @@ per pairing under ``--out``.
     python benchmarks/bot_strength.py --games 40 --jobs 2     # a quick look
     python benchmarks/bot_strength.py --only mcts --budget 1s # mcts rows, one second a move
     python benchmarks/bot_strength.py --game trans-europa     # the Trans Europa rows
+    python benchmarks/bot_strength.py --ladder --games 400 --mcts-games 100   # the lobby's levels, every map
+
+``--ladder`` plays the lobby's bot levels (``tracklayer.server.catalog.BOT_LEVELS``) against the level
+below, 2-player, on every map and Ticket to Ride variant, and prints one table: each level should win
+at least 60% against the one below it.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import time
 from pathlib import Path
 
 from tracklayer.lab import simulate
+from tracklayer.server.catalog import BOT_LEVELS
 
 BASELINES = ("random", "greedy", "routes", "hungry", "longroute")
 PAIRINGS_2P = [("planner", b) for b in BASELINES] + [("mcts", "planner"), ("mcts", "routes")]
 PAIRINGS_4P = [("planner", b) for b in BASELINES[1:]] + [("mcts", "planner")]
+# the ladder's maps: every Ticket to Ride variant of Europe, New York, and both Trans maps
+LADDER_MAPS = [("ttr-europe", "classic"), ("ttr-europe", "1912"), ("ttr-europe", "mega"), ("ttr-europe", "big-cities"),
+               ("ttr-new-york", None), ("trans-europa", None), ("trans-america", None)]
+SEARCH_BOTS = ("mcts", "lookahead")  # bots that search: their rows play --mcts-games
 # Trans Europa: the cheapest-Steiner builder and the lookahead bot against random and each other
 PAIRINGS = {
     "ttr-europe": (PAIRINGS_2P, PAIRINGS_4P),
@@ -42,7 +53,11 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only pairings whose text contains this")
     parser.add_argument("--players", default="2,4", help="player counts to run, e.g. 2 or 2,4")
     parser.add_argument("--out", default="bench-out/bot_strength", help="directory for the lab outputs")
+    parser.add_argument("--ladder", action="store_true", help="the lobby's levels against the level below, every map")
     args = parser.parse_args()
+    if args.ladder:
+        ladder(args)
+        return
 
     rows = []
     counts = [int(x) for x in args.players.split(",") if x.strip()]
@@ -72,6 +87,27 @@ def main() -> None:
               f"({sa['win_ci95'][0]:.1%}–{sa['win_ci95'][1]:.1%}) | {sa['score_mean']:.1f} ± {sa['score_sd']:.1f} "
               f"| {sb['score_mean']:.1f} ± {sb['score_sd']:.1f} | {sa['move_seconds_mean']:.4f} "
               f"({sa['move_seconds_max']:.2f}) | {sb['move_seconds_mean']:.4f} ({sb['move_seconds_max']:.2f}) |")
+
+
+def ladder(args: argparse.Namespace) -> None:
+    """Each lobby level against the level below it, 2-player, on every map (seats rotated)."""
+    print("| map | level (bot) | against (bot) | games | wins (95% CI) | its s/move mean (max) |")
+    print("|---|---|---|---|---|---|")
+    for game, variant in LADDER_MAPS:
+        levels = BOT_LEVELS["ttr" if game.startswith("ttr-") else "trans"]
+        where = f"{game} {variant}" if variant else game
+        for (low, low_bot), (high, high_bot) in itertools.pairwise(levels):
+            if args.only and args.only not in f"{where} {high} {low}":
+                continue
+            games = args.mcts_games if high_bot in SEARCH_BOTS and args.mcts_games else args.games
+            games = max(2, games - games % 2)
+            res = simulate(game, [high_bot, low_bot], games, seed=args.seed, jobs=args.jobs, variant=variant,
+                           budget=args.budget, plots=False,
+                           out=Path(args.out) / "ladder" / f"{where.replace(' ', '-')}-{high}-vs-{low}")
+            a = res["summary"][high_bot]
+            print(f"| {where} | {high} ({high_bot}) | {low} ({low_bot}) | {games} | {a['win_rate']:.1%} "
+                  f"({a['win_ci95'][0]:.1%}–{a['win_ci95'][1]:.1%}) | {a['move_seconds_mean']:.4f} "
+                  f"({a['move_seconds_max']:.2f}) |", flush=True)
 
 
 if __name__ == "__main__":
