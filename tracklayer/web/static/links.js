@@ -100,7 +100,8 @@ export async function creatorLinks(gameId, creatorToken) {
 }
 
 // The game page: a button for the creator that opens every link of the game, and a banner while
-// seats are open. Returns the function game.js calls with each state message.
+// seats are open. Both are in the flow of the page (the button among the tools of game.html, the banner
+// above the seats), never over the board or the seats. Returns the function game.js calls with each state message.
 export function mountGamePanel(gameId) {
   const banner = h("div", { class: "waitbar", id: "waitbar", role: "status", hidden: true });
   const panel = h("div", {
@@ -117,7 +118,12 @@ export function mountGamePanel(gameId) {
     " ",
     t("links.button"),
   );
-  document.body.append(banner, button, panel);
+  const tools = document.getElementById("tools");
+  (tools || document.body).append(button);
+  const column = document.getElementById("boardcol");
+  if (column) column.prepend(banner);
+  else document.body.append(banner);
+  document.body.append(panel);
   async function toggle() {
     if (!panel.hidden) {
       panel.hidden = true;
