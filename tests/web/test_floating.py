@@ -1,13 +1,15 @@
 """No control of the game page covers what a player must see (#25): at 390×844 (a phone, touch) and 1366×768,
 in a Ticket to Ride game and a Trans game, in English and German.
 
-The controls: the chat button, the creator's invitation links button and the banner while seats are open, the zoom
-buttons, the tutorial's guide and the sound and motion toggles. What they must not cover: the seats box, the
-board's cities, the turn bar, the hand, the market, the tickets, the choice panel (and the Trans special cards), and one another.
+The controls: the chat button, the creator's invitation links button and the banner while seats are open, the
+zoom buttons, the tutorial's guide and the sound and motion toggles. What they must not cover: the seats box, the
+board's cities, the turn bar, the hand, the market, the tickets, the choice panel (and the Trans special cards),
+and one another.
 
 Measured as the player sees it (``RECTS``): a rectangle is cut to what its scrolling ancestors show, and one that
 scrolls with the page to the band between the sticky top bar and the phone's fixed dock (what scrolls under
-those is hidden, not covered). The page is measured at every 120 px of its scroll, top to bottom.
+those is hidden, not covered, unless it is painted over them). The page is measured at every 120 px of its
+scroll, top to bottom.
 """
 
 from __future__ import annotations
@@ -43,13 +45,15 @@ CONTENT = {
 }
 
 RECTS = r"""([controls, content]) => {
-  const shown = (e) => e.getClientRects().length && getComputedStyle(e).visibility === "visible" && !e.closest("[hidden]");
+  const shown = (e) =>
+    e.getClientRects().length && getComputedStyle(e).visibility === "visible" && !e.closest("[hidden]");
   const pinned = (e) => {
     for (let a = e; a && a !== document.documentElement; a = a.parentElement)
       if (["fixed", "sticky"].includes(getComputedStyle(a).position)) return true;
     return false;
   };
-  const cut = (r, c) => ({ l: Math.max(r.l, c.l), t: Math.max(r.t, c.t), r: Math.min(r.r, c.r), b: Math.min(r.b, c.b) });
+  const cut = (r, c) =>
+    ({ l: Math.max(r.l, c.l), t: Math.max(r.t, c.t), r: Math.min(r.r, c.r), b: Math.min(r.b, c.b) });
   const topbar = document.querySelector(".topbar"), dock = document.getElementById("dock");
   const band = {
     l: 0, r: innerWidth,
@@ -66,7 +70,15 @@ RECTS = r"""([controls, content]) => {
         r = cut(r, { l: c.left, t: c.top, r: c.right, b: c.bottom });
       }
     }
-    if (!pinned(e)) r = cut(r, band);
+    // what scrolls under the top bar or the dock is hidden, unless it paints over them (a z-index): then it covers
+    if (!pinned(e)) {
+      const over = [{ ...r, b: Math.min(r.b, band.t) }, { ...r, t: Math.max(r.t, band.b) }].some((u) => {
+        if (u.r - u.l < 2 || u.b - u.t < 2) return false;
+        const hit = document.elementFromPoint((u.l + u.r) / 2, (u.t + u.b) / 2);
+        return hit && e.contains(hit);
+      });
+      if (!over) r = cut(r, band);
+    }
     return r.r - r.l > 0.5 && r.b - r.t > 0.5 ? r : null;
   };
   const items = [];
@@ -75,7 +87,8 @@ RECTS = r"""([controls, content]) => {
       document.querySelectorAll(sel).forEach((e, k) => {
         if (!shown(e)) return;
         const r = seen(e);
-        if (r) items.push({ group, name: name + (sel.includes("g.city") ? ` ${e.textContent || k + 1}` : k ? ` ${k + 1}` : ""), e, r });
+        const label = sel.includes("g.city") ? ` ${e.textContent || k + 1}` : k ? ` ${k + 1}` : "";
+        if (r) items.push({ group, name: name + label, e, r });
       });
   const out = [];
   for (const a of items.filter((x) => x.group === "control"))

@@ -4,7 +4,7 @@
 // messages. Every text is put in the page as text (h() makes text nodes), never as HTML: a message
 // reading "<img onerror=...>" is shown as those characters. Collapsed by default behind a small button
 // with an unread count, so on a phone it covers nothing until opened. The button goes in the page's
-// tools (game.html's #tools, in the flow of the page beside the seats, or under the board on a phone),
+// tools (game.html's #tools, in the flow of the page beside the seats, or under them on a phone),
 // so that it never floats over a seat, a city or a card.
 import { h, s, token } from "./common.js";
 import { t, onLangChange, lang } from "./i18n.js";
