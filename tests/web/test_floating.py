@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests import waits
@@ -118,9 +119,16 @@ def overlaps(page: Any) -> list[str]:
 
 @pytest.fixture(scope="module")
 def games(web_server: Server) -> dict[str, dict[str, Any]]:
-    """A game of each family with an open seat, so that the creator's links button shows."""
+    """A game of each family with an open seat, so that the creator's links button shows; a tutorial of each,
+    with its guide above the board."""
     bot = {"kind": "bot", "bot": "greedy"}
+    tutorials = {}
+    for family, game in (("ttr", "ttr-europe"), ("trans", "trans-europa")):
+        r = httpx.post(web_server.base + "/api/tutorial", json={"game": game}, timeout=waits.scaled(10))
+        assert r.status_code == 201, r.text
+        tutorials[f"{family}-tutorial"] = {**r.json(), "seats": [{"link": r.json()["link"]}]}
     return {
+        **tutorials,
         "ttr": web_server.create("ttr-europe", [{"name": "Annabelle"}, bot, {"kind": "open"}], first_player=0),
         "trans": web_server.create("trans-europa", [{"name": "Annabelle"}, {"kind": "bot"}, {"kind": "open"}],
                                    variant="special-cards", first_player=0),
@@ -129,19 +137,20 @@ def games(web_server: Server) -> dict[str, dict[str, Any]]:
 
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
 @pytest.mark.parametrize("size", ["phone", "laptop"])
-@pytest.mark.parametrize("family", ["ttr", "trans"])
+@pytest.mark.parametrize("family", ["ttr", "trans", "ttr-tutorial", "trans-tutorial"])
 def test_no_control_covers_the_game(web_server: Server, browser: Any, games: dict[str, dict[str, Any]],
                                     family: str, size: str, locale: str, shots: Path) -> None:
     game = games[family]
     page = new_page(browser, *((390, 844) if size == "phone" else (1366, 768)), locale=locale,
                     phone=size == "phone")
     try:
-        mine = {game["id"]: {"tokens": {"creator": game["creator"]["token"]}}}
-        page.add_init_script(f"localStorage.setItem('tracklayer.games', {json.dumps(json.dumps(mine))})")
+        if "creator" in game:
+            mine = {game["id"]: {"tokens": {"creator": game["creator"]["token"]}}}
+            page.add_init_script(f"localStorage.setItem('tracklayer.games', {json.dumps(json.dumps(mine))})")
         page.goto(web_server.base + game["seats"][0]["link"])
         page.wait_for_selector("#players-box")
         page.wait_for_selector(CONTENT["city"])
-        page.wait_for_selector("#linkbtn:not([hidden])")
+        page.wait_for_selector("#guide" if family.endswith("tutorial") else "#linkbtn:not([hidden])")
         page.wait_for_selector("#chat-toggle")
         page.wait_for_function("() => document.fonts.status === 'loaded'", timeout=waits.ms(10))
         found = overlaps(page)
