@@ -257,3 +257,73 @@ def test_invitations_are_rate_limited(client: TestClient) -> None:
         assert ann.invite(created, 1, bob).status_code == 201
     r = ann.invite(created, 1, bob)
     assert r.status_code == 429 and "invitations" in r.json()["detail"] and int(r.headers["Retry-After"]) > 0
+
+
+def test_the_creator_sees_the_invitations_sent_and_their_state(client: TestClient) -> None:
+    ann, bob, cat, dan = (Player(client, n) for n in ("ann", "bob", "cat", "dan"))
+    for p in (bob, cat, dan):
+        p.follow(ann)
+    created = ann.create(seats=4)
+    creator = {"Authorization": f"Bearer {created['creator']['token']}"}
+    ids = {p.name: ann.invite(created, seat, p).json()["id"] for seat, p in ((1, bob), (2, cat), (3, dan))}
+    assert bob.post(f"/api/invitations/{ids[bob.name]}/accept").status_code == 200
+    assert cat.post(f"/api/invitations/{ids[cat.name]}/decline").json() == {"ok": True}
+    # the creator token sees every invitation of the game, oldest first, with its state; no token in it
+    r = client.get(f"/api/games/{created['id']}/invitations", headers=creator)
+    assert r.status_code == 200, r.text
+    got = [(i["username"], i["seat"], i["seat_name"], i["state"]) for i in r.json()["invitations"]]
+    assert got == [(bob.name, 1, "Seat 1", "accepted"), (cat.name, 2, "Seat 2", "declined"),
+                   (dan.name, 3, "Seat 3", "waiting")]
+    assert all(s["token"] not in r.text for s in created["seats"])
+    # the inviter's session sees the ones it sent; the links say which seats nobody holds yet
+    assert [i["id"] for i in ann.get(f"/api/games/{created['id']}/invitations").json()["invitations"]] == \
+        [ids[bob.name], ids[cat.name], ids[dan.name]]
+    held = [s.get("held") for s in client.get(f"/api/games/{created['id']}/links", headers=creator).json()["seats"]]
+    assert held[1:] == [True, False, False]
+    # somebody else's session sees none of them; a guest with no creator token is refused
+    assert bob.get(f"/api/games/{created['id']}/invitations").json() == {"invitations": []}
+    client.cookies.clear()
+    r = client.get(f"/api/games/{created['id']}/invitations",
+                   headers={"Authorization": f"Bearer {created['spectator']['token']}"})
+    assert r.status_code == 403 and "creator token" in r.json()["detail"]
+    assert client.get("/api/games/nosuchgame/invitations", headers=creator).status_code == 404
+    # the invitee who declined is asked again: the same invitation, waiting again, in their lobby again
+    assert ann.invite(created, 2, cat).json()["id"] == ids[cat.name]
+    assert [i["id"] for i in cat.friends()["invitations"]] == [ids[cat.name]]
+
+
+def test_cancel_an_invitation(client: TestClient) -> None:
+    ann, bob, cat = Player(client, "ann"), Player(client, "bob"), Player(client, "cat")
+    bob.follow(ann)
+    cat.follow(ann)
+    created = ann.create(seats=3)
+    creator = {"Authorization": f"Bearer {created['creator']['token']}"}
+    first = ann.invite(created, 1, bob).json()["id"]
+    # the creator token cancels a waiting invitation: gone from the invitee's lobby and from the list
+    client.cookies.clear()
+    r = client.delete(f"/api/invitations/{first}", headers=creator)
+    assert r.status_code == 200 and r.json() == {"ok": True}
+    assert bob.friends()["invitations"] == []
+    assert client.get(f"/api/games/{created['id']}/invitations", headers=creator).json() == {"invitations": []}
+    assert bob.post(f"/api/invitations/{first}/accept").status_code == 404
+    r = client.delete(f"/api/invitations/{first}", headers=creator)
+    assert r.status_code == 404 and r.json()["detail"] == "no such invitation"
+    # the inviter's session (with its CSRF token) cancels one too; nobody else's does
+    second = ann.invite(created, 2, cat).json()["id"]
+    for who in (bob, cat):  # the invitee declines, never cancels
+        r = who.request("DELETE", f"/api/invitations/{second}")
+        assert r.status_code == 403 and "creator token" in r.json()["detail"]
+    r = client.delete(f"/api/invitations/{second}", headers={"Authorization": f"Bearer {created['seats'][0]['token']}"})
+    assert r.status_code == 403  # a seat's token is no creator token
+    r = ann.request("DELETE", f"/api/invitations/{second}", headers={"X-CSRF-Token": "wrong"})
+    assert r.status_code == 403  # a session without its CSRF token
+    assert [i["id"] for i in cat.friends()["invitations"]] == [second]
+    assert ann.request("DELETE", f"/api/invitations/{second}").json() == {"ok": True}
+    assert cat.friends()["invitations"] == []
+    # an accepted invitation is the invitee's seat: it stays
+    third = ann.invite(created, 1, bob).json()["id"]
+    assert bob.post(f"/api/invitations/{third}/accept").status_code == 200
+    r = client.delete(f"/api/invitations/{third}", headers=creator)
+    assert r.status_code == 409 and "accepted" in r.json()["detail"]
+    (left,) = client.get(f"/api/games/{created['id']}/invitations", headers=creator).json()["invitations"]
+    assert left["id"] == third and left["state"] == "accepted"

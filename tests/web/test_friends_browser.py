@@ -161,3 +161,94 @@ def test_friends_pages_in_english_and_german_on_a_phone_and_a_laptop(web_server:
                 ann.context.close()
                 bob.context.close()
     assert not found, "\n".join(found)
+
+
+def test_the_creator_sees_and_cancels_invitations(web_server: Server, browser: Any, shots: Path) -> None:
+    """Ann's game: Bob is invited (waiting), Cat declined. The game page's links panel and My games show both with
+    their state, an invite control on each seat nobody holds (not Ann's own), and Cancel withdraws Bob's: gone
+    from his lobby. At 390×844 and 1366×768, in English and German: nothing cut, no English on the German page."""
+    base = web_server.base
+    ann_name, bob_name, cat_name = (f"{n}_{secrets.token_hex(3)}" for n in ("Ann", "Bob", "Cat"))
+    pages = {n: sign_in(browser, base, n, register=True) for n in (ann_name, bob_name, cat_name)}
+    try:
+        for n in (bob_name, cat_name):
+            assert pages[n].context.request.post(f"{base}/api/users/{ann_name}/follow",
+                                                 headers={"X-CSRF-Token": csrf(pages[n], base)}).ok
+        headers = {"X-CSRF-Token": csrf(pages[ann_name], base)}
+        r = pages[ann_name].context.request.post(f"{base}/api/games", headers=headers, data={
+            "game": "ttr-europe", "seats": [{"name": ann_name}, {"name": "Seat two"}, {"name": "Seat three"}]})
+        assert r.ok, r.text()
+        created = r.json()
+        creator = {**headers, "Authorization": f"Bearer {created['creator']['token']}"}
+        ids = {}
+        for seat, n in ((1, bob_name), (2, cat_name)):
+            r = pages[ann_name].context.request.post(f"{base}/api/games/{created['id']}/invite", headers=creator,
+                                                     data={"seat": seat, "username": n})
+            assert r.ok, r.text()
+            ids[n] = r.json()["id"]
+        assert pages[cat_name].context.request.post(f"{base}/api/invitations/{ids[cat_name]}/decline",
+                                                    headers={"X-CSRF-Token": csrf(pages[cat_name], base)}).ok
+    finally:
+        for p in pages.values():
+            p.context.close()
+
+    found: list[str] = []
+    first = True
+    for locale in ("en-US", "de-DE"):
+        for width, height in ((390, 844), (1366, 768)):
+            tag = f"{locale[:2]}-{width}"
+            ann = sign_in(browser, base, ann_name, width, height, locale)
+            try:
+                # the creator's link keeps the creator token in this browser; Ann sits on her seat
+                ann.goto(f"{base}/my#{created['id']}:{created['creator']['token']}")
+                ann.wait_for_selector(f'[data-game="{created["id"]}"]')
+                ann.goto(base + created["seats"][0]["link"])
+                ann.wait_for_selector("#linkbtn:not([hidden])")
+                ann.evaluate("() => scrollTo(0, 0)")  # the tools are at the top of the page, above a phone's dock
+                ann.click("#linkbtn")
+                panel = ann.locator("#linkpanel")
+                panel.locator(".sent-box:not([hidden])").wait_for()
+                states = {li.locator(".who b").inner_text(): li.get_attribute("data-state")
+                          for li in panel.locator(".sent-invites li").all()}
+                assert states == {bob_name: "waiting", cat_name: "declined"}  # Bob's later: invited again
+                # an invite control on each seat nobody holds, not on Ann's own
+                assert sorted(int(s.get_attribute("data-invite-seat"))
+                              for s in panel.locator("select[data-invite-seat]").all()) == [1, 2]
+                ann.screenshot(path=str(shots / f"invitations-panel-{tag}.png"))
+                found += fits(ann, f"game page links panel [{tag}]")
+                for button in panel.locator(".sent-invites button, .invite-row select, .invite-row button").all():
+                    box = button.bounding_box()
+                    assert width > 500 or (box and box["height"] >= 44), (tag, button.inner_text(), box)
+                if locale == "de-DE":
+                    text = panel.inner_text()
+                    assert "Gesendete Einladungen" in text.title() or "GESENDETE EINLADUNGEN" in text, text
+                    for word in ("waiting", "declined", "Cancel", "Invitations sent", "Invite"):
+                        assert word not in text, word
+                if first:
+                    # Cancel withdraws Bob's waiting invitation: gone from the list and from his lobby
+                    assert panel.locator(f'button[data-cancel="{ids[cat_name]}"]').count() == 0  # answered
+                    panel.locator(f'button[data-cancel="{ids[bob_name]}"]').click()
+                    panel.locator(f'.sent-invites li[data-invitation="{ids[bob_name]}"]').wait_for(state="detached")
+                    bob = sign_in(browser, base, bob_name)
+                    try:
+                        assert bob.context.request.get(f"{base}/api/friends").json()["invitations"] == []
+                    finally:
+                        bob.context.close()
+                    # and My games invites him again, to the seat nobody holds: waiting again, in the list
+                    ann.goto(base + "/my")
+                    ann.locator(f'[data-links="{created["id"]}"] summary').click()
+                    links = ann.locator(f'[data-links="{created["id"]}"]')
+                    links.locator('select[data-invite-seat="1"]').select_option(bob_name)
+                    links.locator('select[data-invite-seat="1"] ~ button').click()
+                    links.locator('.sent-invites li[data-state="waiting"]').wait_for()
+                    first = False
+                else:
+                    ann.goto(base + "/my")
+                    ann.locator(f'[data-links="{created["id"]}"] summary').click()
+                    ann.locator(f'[data-links="{created["id"]}"] .sent-box:not([hidden])').wait_for()
+                ann.screenshot(path=str(shots / f"invitations-my-{tag}.png"), full_page=True)
+                found += fits(ann, f"my games [{tag}]")
+                assert not ann.errors, ann.errors
+            finally:
+                ann.context.close()
+    assert not found, "\n".join(found)

@@ -19,6 +19,11 @@ Decisions (documented in ``docs/server.md``, Friends):
   database with the login limiter's counter (every process counts into one row). The invitation holds no
   token: accepting links the invitee's account to the seat (the first account a seat gets keeps it) and
   only then answers with that seat's own link.
+* An invitation is ``waiting``, ``accepted`` or ``declined``: answered ones stay for the game's creator to see
+  (``GET /api/games/{id}/invitations``) and only waiting ones are in the invitee's lobby. The creator (the
+  creator token, or the inviter's session) cancels one that waits, or clears one that was declined
+  (``DELETE /api/invitations/{id}``); an accepted one is the invitee's seat and stays. Inviting a player who
+  declined asks them again (the same invitation, waiting again).
 """
 
 from __future__ import annotations
@@ -222,6 +227,9 @@ class FriendStore:
             found = conn.execute(select(invitations.c.id).where(
                 invitations.c.game_id == game_id, invitations.c.seat == seat,
                 invitations.c.invitee_id == row.id)).scalar()
+            if found is not None:  # asked again after declining: waiting again
+                conn.execute(update(invitations).where(invitations.c.id == found, invitations.c.state == "declined")
+                             .values(state="waiting", created_at=self.clock()))
         if found is not None:
             return {"id": found, "username": row.username}
         ident = secrets.token_urlsafe(9)
@@ -251,7 +259,7 @@ class FriendStore:
                                        taken.label("taken"))
                                 .select_from(invitations.join(games, games.c.id == invitations.c.game_id)
                                              .join(inviters, inviters.c.id == invitations.c.inviter_id))
-                                .where(invitations.c.invitee_id == account_id)
+                                .where(invitations.c.invitee_id == account_id, invitations.c.state == "waiting")
                                 .order_by(invitations.c.created_at.desc())).all()
         import json
 
@@ -273,20 +281,72 @@ class FriendStore:
             conn.execute(delete(invitations).where(invitations.c.id.in_(list(ids))))
 
     def find(self, account_id: int, invitation_id: str) -> Any:
-        """The account's own invitation (game and seat), or None (unknown, or somebody else's)."""
+        """The account's own waiting invitation (game and seat), or None (unknown, answered, or somebody else's)."""
         if not isinstance(invitation_id, str) or len(invitation_id) > 16:
             return None
         with self.engine.connect() as conn:
             return conn.execute(select(invitations.c.id, invitations.c.game_id, invitations.c.seat)
-                                .where(invitations.c.id == invitation_id,
-                                       invitations.c.invitee_id == account_id)).first()
+                                .where(invitations.c.id == invitation_id, invitations.c.invitee_id == account_id,
+                                       invitations.c.state == "waiting")).first()
 
     def decline(self, account_id: int, invitation_id: str) -> bool:
+        """The invitee says no: the invitation stays, declined, for its sender to see."""
+        with self.engine.begin() as conn:
+            return bool(conn.execute(update(invitations).where(
+                invitations.c.id == invitation_id, invitations.c.invitee_id == account_id,
+                invitations.c.state == "waiting").values(state="declined")).rowcount)
+
+    def seat_done(self, game_id: str, seat: int, accepted: str | None = None) -> None:
+        """The seat has its account: the invitation it came through (``accepted``) is marked so, the seat's
+        other invitations go (to whomever they were sent)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(invitations).where(invitations.c.game_id == game_id, invitations.c.seat == seat,
+                                                   invitations.c.id != (accepted or "")))
+            if accepted is not None:
+                conn.execute(update(invitations).where(invitations.c.id == accepted).values(state="accepted"))
+
+    def sent(self, game_id: str, inviter_id: int | None = None) -> list[dict[str, Any]]:
+        """A game's invitations (``inviter_id``: only those that account sent), oldest first, each with its
+        ``state``. A waiting one whose seat went to somebody else, or whose game is over, is deleted as found."""
+        from tracklayer.server.db import games
+        invitees = accounts.alias("invitees")
+        taken = exists().where(account_games.c.game_id == invitations.c.game_id,
+                               account_games.c.seat == invitations.c.seat)
+        query = (select(invitations.c.id, invitations.c.seat, invitations.c.state, invitations.c.created_at,
+                        invitees.c.username, games.c.status, games.c.seats, taken.label("taken"))
+                 .select_from(invitations.join(games, games.c.id == invitations.c.game_id)
+                              .join(invitees, invitees.c.id == invitations.c.invitee_id))
+                 .where(invitations.c.game_id == game_id)
+                 .order_by(invitations.c.created_at, invitations.c.id))
+        if inviter_id is not None:
+            query = query.where(invitations.c.inviter_id == inviter_id)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        import json
+        out, stale = [], []
+        for r in rows:
+            seats = json.loads(r.seats)
+            if r.state == "waiting" and (r.taken or r.status == "over" or not 0 <= r.seat < len(seats)
+                                         or not seats[r.seat].get("token")):
+                stale.append(r.id)
+                continue
+            out.append({"id": r.id, "username": r.username, "seat": r.seat,
+                        "seat_name": seats[r.seat]["name"] if 0 <= r.seat < len(seats) else None,
+                        "state": r.state, "at": r.created_at})
+        if stale:
+            self.drop(stale)
+        return out
+
+    def get(self, invitation_id: str) -> Any:
+        """An invitation by its id (game, inviter, state), or None."""
+        if not isinstance(invitation_id, str) or len(invitation_id) > 16:
+            return None
+        with self.engine.connect() as conn:
+            return conn.execute(select(invitations.c.id, invitations.c.game_id, invitations.c.inviter_id,
+                                       invitations.c.state).where(invitations.c.id == invitation_id)).first()
+
+    def cancel(self, invitation_id: str) -> bool:
+        """Withdraw an invitation that is not accepted (waiting, or declined: cleared from the list)."""
         with self.engine.begin() as conn:
             return bool(conn.execute(delete(invitations).where(invitations.c.id == invitation_id,
-                                                               invitations.c.invitee_id == account_id)).rowcount)
-
-    def seat_done(self, game_id: str, seat: int) -> None:
-        """The seat has its account: its invitations go (to whomever they were sent)."""
-        with self.engine.begin() as conn:
-            conn.execute(delete(invitations).where(invitations.c.game_id == game_id, invitations.c.seat == seat))
+                                                               invitations.c.state != "accepted")).rowcount)

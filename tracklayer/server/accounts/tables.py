@@ -124,6 +124,7 @@ invitations = Table(  # a seat of a game offered to one account; the seat's toke
     Column("inviter_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     Column("invitee_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("state", String(10), nullable=False, server_default="waiting"),  # waiting, accepted or declined
     Index("ux_invitations_seat_invitee", "game_id", "seat", "invitee_id", unique=True),
     Index("ix_invitations_invitee", "invitee_id"),
 )

@@ -86,6 +86,41 @@ async def invite(body: InviteFriend, request: Request, room: RoomDep, acct: Acco
     return {**out, "seat": seat}
 
 
+@router.get("/api/games/{game_id}/invitations")
+async def sent(room: RoomDep, request: Request, acct: AccountsDep,
+               authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    """The game's invitations with their state (waiting, accepted, declined): all of them for the creator token
+    in ``Authorization``, those the signed-in account sent otherwise; 403 for anybody else."""
+    rec = room.record
+    if same_secret(rec.creator_token, bearer(authorization)):
+        return {"invitations": await asyncio.to_thread(acct.friends.sent, rec.id)}
+    who = await acct.current(request)
+    if who is None:
+        raise HTTPException(403, "a game's invitations are for its creator: send the creator token as "
+                                 "'Authorization: Bearer TOKEN', or sign in as the player who sent them")
+    return {"invitations": await asyncio.to_thread(acct.friends.sent, rec.id, who["account_id"])}
+
+
+@router.delete("/api/invitations/{invitation_id}")
+async def cancel(invitation_id: str, request: Request, rooms: RoomsDep, acct: AccountsDep,
+                 authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    """Withdraw an invitation that waits (or clear one that was declined): the game's creator token in
+    ``Authorization``, or the session of the account that sent it. An accepted one is the invitee's seat: 409."""
+    found = await asyncio.to_thread(acct.friends.get, invitation_id)
+    if found is None:
+        raise HTTPException(404, "no such invitation")
+    room = await rooms.get(found.game_id)
+    creator = room is not None and same_secret(room.record.creator_token, bearer(authorization))
+    if not creator:
+        who = await acct.authenticated(request)
+        if who is None or who["account_id"] != found.inviter_id:
+            raise HTTPException(403, "an invitation is cancelled by the game's creator: send the creator token as "
+                                     "'Authorization: Bearer TOKEN', or sign in as the player who sent it")
+    if found.state == "accepted" or not await asyncio.to_thread(acct.friends.cancel, found.id):
+        raise HTTPException(409, "this invitation was accepted: the seat is its player's")
+    return {"ok": True}
+
+
 @router.post("/api/invitations/{invitation_id}/accept")
 async def accept(invitation_id: str, request: Request, rooms: RoomsDep, acct: AccountsDep) -> dict[str, Any]:
     """Take the invitation's seat: the account is linked to it and gets that seat's link (no other seat's)."""
@@ -103,7 +138,7 @@ async def accept(invitation_id: str, request: Request, rooms: RoomsDep, acct: Ac
         await asyncio.to_thread(acct.friends.drop, [found.id])
         raise HTTPException(409, "this seat is no longer free, or you have a seat in this game already")
     s["account"] = who["account_id"]  # the room in memory too (on_join links nobody else to it)
-    await asyncio.to_thread(acct.friends.seat_done, room.id, seat)
+    await asyncio.to_thread(acct.friends.seat_done, room.id, seat, found.id)
     return {"id": room.id, "game": room.record.game, "seat": seat, "name": s["name"], "token": s["token"],
             "link": seat_link(room.id, s["token"])}
 

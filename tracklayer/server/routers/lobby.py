@@ -33,7 +33,8 @@ async def api_links(room: RoomDep, authorization: str | None = Header(default=No
     out: dict[str, Any] = {
         "id": rec.id, "game": rec.game, "status": rec.status,
         "seats": [{"seat": i, "name": s["name"], "kind": s["kind"],
-                   **({"token": s["token"], "link": seat_link(rec.id, s["token"])} if s.get("token") else {})}
+                   **({"token": s["token"], "link": seat_link(rec.id, s["token"]),
+                       "held": s.get("account") is not None} if s.get("token") else {})}
                   for i, s in enumerate(rec.seats)],
         "spectator": {"token": rec.spectator_token, "link": seat_link(rec.id, rec.spectator_token)}}
     if rec.table_token:

@@ -3,7 +3,9 @@
 // Mounted by game.js with mountChat(send); game.js hands it the "chat", "chat_history" and chat error
 // messages. Every text is put in the page as text (h() makes text nodes), never as HTML: a message
 // reading "<img onerror=...>" is shown as those characters. Collapsed by default behind a small button
-// with an unread count, so on a phone it covers nothing until opened.
+// with an unread count, so on a phone it covers nothing until opened. The button goes in the page's
+// tools (game.html's #tools, in the flow of the page beside the seats, or under them on a phone),
+// so that it never floats over a seat, a city or a card.
 import { h, s, token } from "./common.js";
 import { t, onLangChange, lang } from "./i18n.js";
 
@@ -24,7 +26,7 @@ function bubble(size = 20) {
   );
 }
 
-export function mountChat(send) {
+export function mountChat(send, slot = document.body) {
   const state = { messages: [], unread: 0, open: false, self: null, role: null };
   const list = h("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite" });
   const note = h("div", { class: "chat-note", role: "status", hidden: true });
@@ -62,7 +64,8 @@ export function mountChat(send) {
     badge,
   );
   document.head.append(h("link", { rel: "stylesheet", href: "/static/chat.css" }));
-  document.body.append(toggle, panel);
+  slot.append(toggle);
+  document.body.append(panel);
 
   function who(m) {
     if (m.role === "seat")

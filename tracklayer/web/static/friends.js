@@ -1,6 +1,7 @@
 // @ts-check
 // Friends (docs/server.md, Friends): a player's online status, the follow button of a profile, the lobby's
-// friends list and invitations box, and the "invite a friend" control of a new game's seat links.
+// friends list and invitations box, the "invite a friend" control of a game's seat links, and the invitations a
+// game's creator sent, with their state, on the game's links (the game page's panel, My games).
 // Every request that changes something carries the session's CSRF token (account.js).
 import { h, icon, gameTitle, store } from "./common.js";
 import { t, lang } from "./i18n.js";
@@ -194,7 +195,7 @@ export function friendsPanel() {
 }
 
 /** Under a new game's seat link: choose one of one's followers and send them the seat's invitation. */
-export function inviteControl(gameId, seat, creatorToken, followers) {
+export function inviteControl(gameId, seat, creatorToken, followers, onSent = () => {}) {
   const status = h("span", { class: "invite-status", role: "status" });
   const select = h(
     "select",
@@ -218,6 +219,7 @@ export function inviteControl(gameId, seat, creatorToken, followers) {
             { Authorization: `Bearer ${creatorToken}` },
           );
           status.textContent = t("friends.invited", { name: username });
+          onSent();
         } catch (e) {
           status.textContent = t("friends.invite_failed", { detail: e.message });
         }
@@ -227,4 +229,88 @@ export function inviteControl(gameId, seat, creatorToken, followers) {
     t("friends.invite"),
   );
   return h("div", { class: "invite-row" }, select, button, status);
+}
+
+/** Who the signed-in account may invite (its followers); none for a guest. */
+export async function myFollowers() {
+  try {
+    const r = await fetch("/api/friends", { credentials: "same-origin" });
+    return r.ok ? (await r.json()).followers : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The invitations sent for a game (GET /api/games/{id}/invitations, the creator token), each with its state
+ * and, while it waits, a button that withdraws it (DELETE /api/invitations/{id}). Hidden while there are none. */
+export function sentInvitations(gameId, creatorToken) {
+  const list = h("ul", { class: "sent-invites" });
+  const note = h("p", { class: "error", role: "alert" });
+  const title = h("h3", {});
+  const box = h("div", { class: "sent-box", "data-sent-invitations": gameId, hidden: true }, title, list, note);
+  const auth = { Authorization: `Bearer ${creatorToken}` };
+
+  async function refresh() {
+    let items = [];
+    try {
+      const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/invitations`, {
+        credentials: "same-origin",
+        headers: auth,
+      });
+      if (r.ok) items = (await r.json()).invitations;
+    } catch {
+      /* offline: nothing to show */
+    }
+    title.textContent = t("friends.sent");
+    box.hidden = !items.length;
+    list.replaceChildren(
+      ...items.map((inv) =>
+        h(
+          "li",
+          { "data-invitation": inv.id, "data-state": inv.state },
+          h(
+            "span",
+            { class: "who" },
+            h("b", {}, inv.username),
+            " · ",
+            t("friends.sent_seat", { seat: inv.seat_name ?? String(inv.seat + 1) }),
+          ),
+          h("span", { class: `status invite-${inv.state}` }, t(`friends.state_${inv.state}`)),
+          inv.state === "waiting"
+            ? h(
+                "button",
+                {
+                  class: "btn small",
+                  type: "button",
+                  "data-cancel": inv.id,
+                  "aria-label": t("friends.cancel_label", { name: inv.username }),
+                  onclick: () => cancel(inv),
+                },
+                t("friends.cancel"),
+              )
+            : null,
+        ),
+      ),
+    );
+  }
+
+  async function cancel(inv) {
+    note.textContent = "";
+    try {
+      const r = await fetch(`/api/invitations/${encodeURIComponent(inv.id)}`, {
+        method: "DELETE",
+        credentials: "same-origin",
+        headers: { ...csrfHeaders(), ...auth },
+      });
+      if (!r.ok && r.status !== 404) {
+        const out = await r.json().catch(() => ({}));
+        throw new Error(typeof out.detail === "string" ? out.detail : `HTTP ${r.status}`);
+      }
+    } catch (e) {
+      note.textContent = t("friends.cancel_failed", { detail: e.message });
+    }
+    await refresh();
+  }
+
+  return { box, refresh };
 }

@@ -358,8 +358,7 @@ function undoBar() {
 }
 
 // On a phone the dock is fixed to the bottom of the screen: the page keeps room for it below the content.
-// The chat and invite buttons, fixed at the bottom corners too, rise above it (--dock-h) so that they never
-// cover the first or the last card.
+// The chat and invitation panels, fixed at the bottom corners, open above it (--dock-h).
 function fitDock() {
   const dock = $("dock");
   const fixed = dock && getComputedStyle(dock).position === "fixed";
@@ -752,6 +751,6 @@ initI18n().then(() => {
     }
     ui.ws.send(JSON.stringify(m));
     return true;
-  });
+  }, $("tools"));
   connect();
 });

@@ -5,6 +5,7 @@
 import { h, icon, token, store } from "./common.js";
 import { t, list } from "./i18n.js";
 import { inviteForm, mailEnabled } from "./mail.js";
+import { inviteControl, myFollowers, sentInvitations } from "./friends.js";
 
 export const abs = (path) => new URL(path, location.href).href;
 
@@ -65,19 +66,29 @@ export const eyeMark = () => h("span", { class: "token", style: "background:#777
 export const tableMark = () => h("span", { class: "token", style: "background:#333" }, icon("swap", 18));
 
 // Every link of a game from GET /api/games/{id}/links (the creator's token), as rows; the links seen
-// are kept in this browser too.
+// are kept in this browser too. A signed-in creator may offer each seat nobody holds to a follower, and sees
+// the invitations sent, with their state, under the seats.
 export async function creatorLinks(gameId, creatorToken) {
   const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/links`, {
     headers: { Authorization: `Bearer ${creatorToken}` },
   });
   if (!r.ok) throw new Error(String(r.status));
   const out = await r.json();
-  const mail = out.status !== "over" && (await mailEnabled());
+  const live = out.status !== "over" && !out.hotseat;
+  const [mail, followers] = await Promise.all([
+    out.status !== "over" && mailEnabled(),
+    live ? myFollowers() : Promise.resolve([]),
+  ]);
+  const sent = sentInvitations(gameId, creatorToken);
+  const kept = store.mine()[gameId]?.tokens || {}; // a seat whose link this browser keeps is the creator's own
   const rows = [];
   if (out.hotseat) rows.push(linkRow(tableMark(), t("lobby.hotseat_table"), out.hotseat.link, t("lobby.open")));
   for (const seat of out.seats) {
     if (seat.link) {
-      rows.push(linkRow(token(seat.seat), seat.name, seat.link, t("lobby.open")));
+      const row = linkRow(token(seat.seat), seat.name, seat.link, t("lobby.open"));
+      if (live && !seat.held && !(String(seat.seat) in kept) && followers.length)
+        row.append(inviteControl(gameId, seat, creatorToken, followers, () => sent.refresh()));
+      rows.push(row);
       if (mail && !out.hotseat) rows.push(inviteForm(gameId, seat.seat, creatorToken));
     } else if (seat.kind === "open")
       rows.push(
@@ -96,11 +107,14 @@ export async function creatorLinks(gameId, creatorToken) {
       );
   }
   rows.push(linkRow(eyeMark(), t("lobby.spectators"), out.spectator.link, t("lobby.open")));
+  await sent.refresh();
+  rows.push(sent.box);
   return rows;
 }
 
 // The game page: a button for the creator that opens every link of the game, and a banner while
-// seats are open. Returns the function game.js calls with each state message.
+// seats are open. Both are in the flow of the page (the button among the tools of game.html, the banner
+// above the seats), never over the board or the seats. Returns the function game.js calls with each state message.
 export function mountGamePanel(gameId) {
   const banner = h("div", { class: "waitbar", id: "waitbar", role: "status", hidden: true });
   const panel = h("div", {
@@ -117,7 +131,12 @@ export function mountGamePanel(gameId) {
     " ",
     t("links.button"),
   );
-  document.body.append(banner, button, panel);
+  const tools = document.getElementById("tools");
+  (tools || document.body).append(button);
+  const column = document.getElementById("boardcol");
+  if (column) column.prepend(banner);
+  else document.body.append(banner);
+  document.body.append(panel);
   async function toggle() {
     if (!panel.hidden) {
       panel.hidden = true;
