@@ -1,7 +1,7 @@
 """An invitation's state, so that its sender sees what became of it.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-11-27
 
 ``invitations.state``: ``waiting`` (the invitee has not answered), ``accepted`` (the invitee took the seat)
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
