@@ -1,4 +1,4 @@
-"""The account tables (migrations 0003, 0006, 0007, 0008, 0009, 0010 and 0012)."""
+"""The account tables (migrations 0003, 0006, 0007, 0008, 0009, 0010, 0012 and 0013)."""
 
 from __future__ import annotations
 
