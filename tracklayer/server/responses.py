@@ -8,16 +8,18 @@ declared with ``response_model_exclude_unset=True`` so that an absent key stays 
 the handler sends stays ``null``). Payloads whose keys depend on the game family (a seat's view of
 the game, a game record, a board's geometry, a score report) are ``dict[str, Any]`` with a
 description rather than a schema that would drop keys. Numbers that may arrive as an integer or a
-float are ``int | float``, so an integer is not re-encoded as ``1.0``.
+float are ``Number``, so an integer is not re-encoded as ``1.0``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, RootModel
+from pydantic import BaseModel, Field, RootModel, WithJsonSchema
 
-Number = int | float
+# a number sent as the handler has it: an int stays an int, a float a float (a plain ``float`` field
+# would turn 3 into 3.0); the schema says "number"
+Number = Annotated[int | float, WithJsonSchema({"type": "number"})]
 
 
 # ---------------------------------------------------------------------------------------- shared
@@ -40,16 +42,16 @@ class Ok(BaseModel):
 
 class Presence(BaseModel):
     online: bool = Field(description="signed in and seen in the last minutes")
-    last_seen: float | None = Field(description="when the account was last seen (Unix seconds); null: never")
+    last_seen: Number | None = Field(description="when the account was last seen (Unix seconds); null: never")
     in_game: bool | None = Field(None, description="true while online in a game that has not ended")
     game: str | None = Field(None, description="that game's name, when it is public")
     watch: str | None = Field(None, description="the spectator link of that game, when it is public")
 
 
 class FamilyRating(BaseModel):
-    rating: float = Field(description="the displayed rating (mu - 3 sigma, scaled)")
-    mu: float = Field(description="the skill estimate")
-    sigma: float = Field(description="its uncertainty")
+    rating: Number = Field(description="the displayed rating (mu - 3 sigma, scaled)")
+    mu: Number = Field(description="the skill estimate")
+    sigma: Number = Field(description="its uncertainty")
     games: int = Field(description="rated games played in this family")
 
 
@@ -114,8 +116,8 @@ class ListedGame(BaseModel):
     variant: str | None = Field(description="its variant")
     status: str = Field(description="'waiting' (open seats), 'open', 'running' or 'over'")
     moves: int = Field(description="moves played")
-    created_at: float = Field(description="Unix seconds")
-    updated_at: float = Field(description="Unix seconds of the last move or change")
+    created_at: Number = Field(description="Unix seconds")
+    updated_at: Number = Field(description="Unix seconds of the last move or change")
     seats: list[SeatName] = Field(description="the players")
     watch: str | None = Field(None, description="the spectator link, for a public game")
     clock: ClockSummary | None = Field(description="its clock; null: none")
@@ -158,7 +160,7 @@ class SeatInfo(BaseModel):
     online: bool = Field(description="a bot, or a human connected now")
     standin: bool | None = Field(None, description="true while a stand-in bot plays the seat")
     resigned: bool | None = Field(None, description="true once the player resigned")
-    handover_in: float | None = Field(None, description="seconds until the others may hand the seat to a bot (0: now)")
+    handover_in: Number | None = Field(None, description="seconds until the others may hand the seat to a bot (0: now)")
 
 
 class GameSummary(BaseModel):
@@ -225,7 +227,7 @@ class StatusItem(BaseModel):
     players: list[SeatName] | None = Field(None, description="the players")
     turn: int | None = Field(None, description="the seat to move; null while waiting or over")
     your_turn: bool | None = Field(None, description="whether the token plays the seat to move")
-    updated_at: float | None = Field(None, description="Unix seconds of the last change")
+    updated_at: Number | None = Field(None, description="Unix seconds of the last change")
     error: str | None = Field(None, description="'bad-item', 'no-game' or 'unknown-token' instead of the rest")
 
 
@@ -275,9 +277,9 @@ class LadderEntry(BaseModel):
     name: str = Field(description="the player's or bot's name")
     kind: str = Field(description="'human' or 'bot'")
     identity: str = Field(description="the rated identity ('acct:N' for an account)")
-    mu: float = Field(description="the skill estimate")
-    sigma: float = Field(description="its uncertainty")
-    rating: float = Field(description="the displayed rating")
+    mu: Number = Field(description="the skill estimate")
+    sigma: Number = Field(description="its uncertainty")
+    rating: Number = Field(description="the displayed rating")
     games: int = Field(description="rated games played")
     account: bool | None = Field(None, description="true for a bot account (an outside program)")
     owner: str | None = Field(None, description="the person who owns that bot account")
@@ -310,8 +312,8 @@ class RatingPoint(BaseModel):
     family: str = Field(description="its family")
     rank: int | None = Field(description="the place the player finished")
     players: int | None = Field(description="the number of players")
-    rating: float = Field(description="the rating after that game")
-    at: float = Field(description="Unix seconds")
+    rating: Number = Field(description="the rating after that game")
+    at: Number = Field(description="Unix seconds")
 
 
 class PlayedGame(BaseModel):
@@ -322,9 +324,9 @@ class PlayedGame(BaseModel):
     seat: int = Field(description="the account's seat")
     rank: int | None = Field(description="the place it finished; null while running")
     players: int | None = Field(description="the number of players")
-    updated_at: float = Field(description="Unix seconds")
+    updated_at: Number = Field(description="Unix seconds")
     rated: bool = Field(description="whether the game changed the rating")
-    rating: float | None = Field(None, description="the rating after it, for a rated game")
+    rating: Number | None = Field(None, description="the rating after it, for a rated game")
     stats: dict[str, Any] | None = Field(None, description="the account's statistics of a finished game")
 
 
@@ -337,7 +339,7 @@ class Relation(BaseModel):
 
 class Profile(BaseModel):
     username: str = Field(description="the account's name")
-    joined: float = Field(description="Unix seconds")
+    joined: Number = Field(description="Unix seconds")
     bot: bool | None = Field(None, description="true for a bot account")
     owner: str | None = Field(None, description="the person who owns a bot account")
     description: str | None = Field(None, description="a bot account's description")
@@ -358,7 +360,7 @@ class CreatedBot(BaseModel):
 
 class BotAccount(BaseModel):
     name: str = Field(description="the bot account's name")
-    created_at: float = Field(description="Unix seconds")
+    created_at: Number = Field(description="Unix seconds")
     description: str | None = Field(description="its description")
 
 
@@ -373,15 +375,15 @@ class DeletedBot(Ok):
 class NewApiToken(BaseModel):
     id: str = Field(description="the token's id (to revoke it)")
     label: str = Field(description="its label")
-    created_at: float = Field(description="Unix seconds")
+    created_at: Number = Field(description="Unix seconds")
     token: str = Field(description="the secret, shown this once only (it is not stored)")
 
 
 class ApiToken(BaseModel):
     id: str = Field(description="the token's id")
     label: str = Field(description="its label")
-    created_at: float = Field(description="Unix seconds")
-    last_used_at: float | None = Field(description="Unix seconds; null: never used")
+    created_at: Number = Field(description="Unix seconds")
+    last_used_at: Number | None = Field(description="Unix seconds; null: never used")
     revoked: bool = Field(description="whether it was revoked")
 
 
@@ -411,7 +413,7 @@ class Followed(BaseModel):
     username: str = Field(description="the player")
     friend: bool = Field(description="they follow back")
     online: bool = Field(description="signed in and seen in the last minutes")
-    last_seen: float | None = Field(description="when the account was last seen (Unix seconds); null: never")
+    last_seen: Number | None = Field(description="when the account was last seen (Unix seconds); null: never")
     in_game: bool | None = Field(None, description="true while online in a game that has not ended")
     game: str | None = Field(None, description="that game's name, when it is public")
     watch: str | None = Field(None, description="the spectator link of that game, when it is public")
@@ -431,7 +433,7 @@ class Invitation(BaseModel):
     seat: int = Field(description="the seat offered")
     seat_name: str = Field(description="that seat's player name")
     players: list[str] = Field(description="every seat's player name")
-    at: float = Field(description="Unix seconds")
+    at: Number = Field(description="Unix seconds")
 
 
 class FriendsList(BaseModel):
