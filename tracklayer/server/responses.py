@@ -49,7 +49,7 @@ class Presence(BaseModel):
 
 
 class FamilyRating(BaseModel):
-    rating: Number = Field(description="the displayed rating (mu - 3 sigma, scaled)")
+    rating: Number = Field(description="the ladder's number: mu - 3 sigma")
     mu: Number = Field(description="the skill estimate")
     sigma: Number = Field(description="its uncertainty")
     games: int = Field(description="rated games played in this family")
