@@ -9,6 +9,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse
 
+from tracklayer.server import responses
 from tracklayer.server.accounts import (
     _DUMMY_HASH,
     COOKIE,
@@ -33,7 +34,7 @@ def credentials(request: Request, body: Credentials) -> tuple[str, str]:
     return check_username(body.username), check_password(body.password)
 
 
-@router.post("/api/register", status_code=201, response_model=None)
+@router.post("/api/register", status_code=201, response_model=responses.Session)
 async def register(body: Credentials, request: Request, response: Response,
                    acct: AccountsDep) -> dict[str, Any] | Response:
     username, password = credentials(request, body)
@@ -56,7 +57,7 @@ async def register(body: Credentials, request: Request, response: Response,
     return {"username": username, "csrf": csrf}
 
 
-@router.post("/api/login")
+@router.post("/api/login", response_model=responses.Session)
 async def login(body: Credentials, request: Request, response: Response, acct: AccountsDep) -> dict[str, Any]:
     if not _same_origin(request):
         raise HTTPException(403, "cross-site login refused")
@@ -84,7 +85,7 @@ async def login(body: Credentials, request: Request, response: Response, acct: A
     return {"username": found.username, "csrf": csrf}
 
 
-@router.post("/api/logout")
+@router.post("/api/logout", response_model=responses.Ok)
 async def logout(request: Request, response: Response, acct: AccountsDep) -> dict[str, Any]:
     who = await acct.authenticated(request)
     if who is not None:
@@ -93,7 +94,7 @@ async def logout(request: Request, response: Response, acct: AccountsDep) -> dic
     return {"ok": True}
 
 
-@router.get("/api/me")
+@router.get("/api/me", response_model=responses.Me, response_model_exclude_unset=True)
 async def me(request: Request, acct: AccountsDep) -> dict[str, Any]:
     who = await acct.current(request)
     if who is None:
@@ -101,7 +102,7 @@ async def me(request: Request, acct: AccountsDep) -> dict[str, Any]:
     return {"account": {"username": who["username"]}, "csrf": who["csrf"]}
 
 
-@router.get("/api/users/{username}")
+@router.get("/api/users/{username}", response_model=responses.Profile, response_model_exclude_unset=True)
 async def user(username: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
     """A player's profile; a person's has their online status (friends.py), and for a signed-in visitor
     whether they follow each other (``relation``; ``"self": true`` on one's own profile)."""

@@ -16,6 +16,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
 from tracklayer.bots import resolve_bot
+from tracklayer.server import responses
 from tracklayer.server.accounts import Accounts, check_username
 from tracklayer.server.deps import AccountsDep, StaticDep
 from tracklayer.server.guard import SafeJSONResponse, clean_name, clean_text, shown
@@ -44,7 +45,7 @@ async def owned(request: Request, acct: Accounts, name: str, write: bool) -> int
     return bot_id
 
 
-@router.post("/api/me/bots", status_code=201, response_model=None)
+@router.post("/api/me/bots", status_code=201, response_model=responses.CreatedBot)
 async def create_bot(body: NewBot, request: Request, acct: AccountsDep) -> dict[str, Any] | SafeJSONResponse:
     who = await person(request, acct, True)
     name = check_username(body.name)
@@ -65,13 +66,13 @@ async def create_bot(body: NewBot, request: Request, acct: AccountsDep) -> dict[
     return {"name": name, "owner": who["username"], "profile": f"/u/{name}"}
 
 
-@router.get("/api/me/bots")
+@router.get("/api/me/bots", response_model=responses.BotList)
 async def my_bots(request: Request, acct: AccountsDep) -> dict[str, Any]:
     who = await person(request, acct, False)
     return {"bots": await asyncio.to_thread(acct.bots.bots_of, who["account_id"])}
 
 
-@router.delete("/api/me/bots/{name}")
+@router.delete("/api/me/bots/{name}", response_model=responses.DeletedBot)
 async def delete_bot(name: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
     """Delete one's bot account: its tokens stop working at once, its ratings leave the ladder, and its
     name is free again (its past games keep it in their seats)."""
@@ -80,7 +81,7 @@ async def delete_bot(name: str, request: Request, acct: AccountsDep) -> dict[str
     return {"ok": True, "name": name}
 
 
-@router.post("/api/bots/{name}/tokens", status_code=201)
+@router.post("/api/bots/{name}/tokens", status_code=201, response_model=responses.NewApiToken)
 async def create_token(name: str, body: NewToken, request: Request, acct: AccountsDep) -> dict[str, Any]:
     bot_id = await owned(request, acct, name, True)
     label = clean_name(body.label, "token", "label")  # like a player's name: printable, at most 24 characters
@@ -90,13 +91,13 @@ async def create_token(name: str, body: NewToken, request: Request, acct: Accoun
         raise HTTPException(409, str(exc)) from None
 
 
-@router.get("/api/bots/{name}/tokens")
+@router.get("/api/bots/{name}/tokens", response_model=responses.TokenList)
 async def list_tokens(name: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
     bot_id = await owned(request, acct, name, False)
     return {"tokens": await asyncio.to_thread(acct.bots.tokens, bot_id)}
 
 
-@router.delete("/api/bots/{name}/tokens/{token_id}")
+@router.delete("/api/bots/{name}/tokens/{token_id}", response_model=responses.RevokedToken)
 async def revoke_token(name: str, token_id: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
     bot_id = await owned(request, acct, name, True)
     if len(token_id) > 32 or not await asyncio.to_thread(acct.bots.revoke, bot_id, token_id):
@@ -110,7 +111,7 @@ async def bots_page(static: StaticDep) -> FileResponse:
     return FileResponse(static / "bots.html", media_type="text/html")
 
 
-@router.get("/api/bot")
+@router.get("/api/bot", response_model=responses.BotWhoami)
 async def whoami(request: Request, acct: AccountsDep) -> dict[str, Any]:
     """The bot account an API token acts for, with its ratings: a bot's first check of its token."""
     bot = await acct.api_bot(request)

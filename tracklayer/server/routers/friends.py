@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Header, HTTPException, Request
 
+from tracklayer.server import responses
 from tracklayer.server.accounts.friends import INVITES_PER_WINDOW, FriendError
 from tracklayer.server.deps import AccountsDep, RoomDep, RoomsDep
 from tracklayer.server.lobby import bearer, same_secret, seat_link
@@ -32,7 +33,7 @@ async def call(fn: Any, *args: Any) -> Any:
         raise HTTPException(exc.status, exc.message) from None
 
 
-@router.post("/api/users/{username}/follow")
+@router.post("/api/users/{username}/follow", response_model=responses.Following)
 async def follow(username: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
     who = await signed_in(request, acct, "follow players")
     if len(username) > 64:
@@ -41,7 +42,7 @@ async def follow(username: str, request: Request, acct: AccountsDep) -> dict[str
     return out
 
 
-@router.post("/api/users/{username}/unfollow")
+@router.post("/api/users/{username}/unfollow", response_model=responses.Following)
 async def unfollow(username: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
     who = await signed_in(request, acct, "follow players")
     if len(username) > 64:
@@ -50,7 +51,7 @@ async def unfollow(username: str, request: Request, acct: AccountsDep) -> dict[s
     return out
 
 
-@router.get("/api/friends")
+@router.get("/api/friends", response_model=responses.FriendsList, response_model_exclude_unset=True)
 async def friends(request: Request, acct: AccountsDep) -> dict[str, Any]:
     """The signed-in account's friends list (who it follows, with their status; who follows it) and its
     invitations. The lobby asks every few seconds: that request also keeps the account online."""
@@ -62,7 +63,7 @@ async def friends(request: Request, acct: AccountsDep) -> dict[str, Any]:
     return out
 
 
-@router.post("/api/games/{game_id}/invite", status_code=201)
+@router.post("/api/games/{game_id}/invite", status_code=201, response_model=responses.Invited)
 async def invite(body: InviteFriend, request: Request, room: RoomDep, acct: AccountsDep,
                  authorization: str | None = Header(default=None)) -> dict[str, Any]:
     """Offer a human seat of the game to an account that follows the signed-in creator (the creator token in
@@ -86,7 +87,7 @@ async def invite(body: InviteFriend, request: Request, room: RoomDep, acct: Acco
     return {**out, "seat": seat}
 
 
-@router.get("/api/games/{game_id}/invitations")
+@router.get("/api/games/{game_id}/invitations", response_model=responses.SentInvitations)
 async def sent(room: RoomDep, request: Request, acct: AccountsDep,
                authorization: str | None = Header(default=None)) -> dict[str, Any]:
     """The game's invitations with their state (waiting, accepted, declined): all of them for the creator token
@@ -101,7 +102,7 @@ async def sent(room: RoomDep, request: Request, acct: AccountsDep,
     return {"invitations": await asyncio.to_thread(acct.friends.sent, rec.id, who["account_id"])}
 
 
-@router.delete("/api/invitations/{invitation_id}")
+@router.delete("/api/invitations/{invitation_id}", response_model=responses.Ok)
 async def cancel(invitation_id: str, request: Request, rooms: RoomsDep, acct: AccountsDep,
                  authorization: str | None = Header(default=None)) -> dict[str, Any]:
     """Withdraw an invitation that waits (or clear one that was declined): the game's creator token in
@@ -121,7 +122,7 @@ async def cancel(invitation_id: str, request: Request, rooms: RoomsDep, acct: Ac
     return {"ok": True}
 
 
-@router.post("/api/invitations/{invitation_id}/accept")
+@router.post("/api/invitations/{invitation_id}/accept", response_model=responses.Accepted)
 async def accept(invitation_id: str, request: Request, rooms: RoomsDep, acct: AccountsDep) -> dict[str, Any]:
     """Take the invitation's seat: the account is linked to it and gets that seat's link (no other seat's)."""
     who = await signed_in(request, acct, "answer invitations")
@@ -143,7 +144,7 @@ async def accept(invitation_id: str, request: Request, rooms: RoomsDep, acct: Ac
             "link": seat_link(room.id, s["token"])}
 
 
-@router.post("/api/invitations/{invitation_id}/decline")
+@router.post("/api/invitations/{invitation_id}/decline", response_model=responses.Ok)
 async def decline(invitation_id: str, request: Request, acct: AccountsDep) -> dict[str, Any]:
     who = await signed_in(request, acct, "answer invitations")
     if len(invitation_id) > 16 or not await asyncio.to_thread(acct.friends.decline, who["account_id"], invitation_id):

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
 
 import tracklayer
+from tracklayer.server import responses
 from tracklayer.server.catalog import board_data, catalog, game_entry
 from tracklayer.server.clocks import annotate_clocks, new_control, parse_clock, store_new
 from tracklayer.server.creation import bad, new_record
@@ -50,18 +51,18 @@ def cached_json(data: Any) -> Response:
                     headers={"Cache-Control": "public, max-age=3600"})
 
 
-@router.get("/api/catalog")
+@router.get("/api/catalog", response_model=responses.Catalog)
 async def api_catalog() -> dict[str, Any]:
     return catalog()
 
 
-@router.get("/api/boards/{game}")
+@router.get("/api/boards/{game}", response_model=responses.BoardData)
 async def api_board(game: str) -> Response:
     board_known(game)
     return cached_json(board_data(game))
 
 
-@router.get("/api/games")
+@router.get("/api/games", response_model=responses.GameList, response_model_exclude_unset=True)
 async def api_games(store: StoreDep, status: str | None = None) -> dict[str, Any]:
     statuses = tuple(s for s in (status or "").split(",") if s) or None
     if statuses is not None and not set(statuses) <= set(STATUSES):
@@ -70,7 +71,7 @@ async def api_games(store: StoreDep, status: str | None = None) -> dict[str, Any
     return {"games": await asyncio.to_thread(annotate_clocks, store, listed)}
 
 
-@router.post("/api/games", status_code=201)
+@router.post("/api/games", status_code=201, response_model=responses.CreatedGame, response_model_exclude_unset=True)
 async def api_create(create: CreateGame, request: Request, store: StoreDep, rooms: RoomsDep, limits: LimitsDep,
                      acct: AccountsDep) -> JSONResponse:
     body = create.model_dump()
@@ -116,7 +117,7 @@ async def api_create(create: CreateGame, request: Request, store: StoreDep, room
     return JSONResponse(out, status_code=201)
 
 
-@router.post("/api/tutorial", status_code=201)
+@router.post("/api/tutorial", status_code=201, response_model=responses.CreatedTutorial)
 async def api_tutorial(create: CreateTutorial, request: Request, store: StoreDep, rooms: RoomsDep,
                        limits: LimitsDep) -> JSONResponse:
     """A tutorial game (tracklayer/server/tutorial.py): private, unrated, no clock; the player's link."""
@@ -140,7 +141,7 @@ async def api_tutorial(create: CreateTutorial, request: Request, store: StoreDep
                         status_code=201)
 
 
-@router.get("/api/games/{game_id}")
+@router.get("/api/games/{game_id}", response_model=responses.GameSummary, response_model_exclude_unset=True)
 async def api_game(room: RoomDep) -> dict[str, Any]:
     g = room.game
     return {"id": room.id, "game": room.record.game, "variant": room.record.variant,
@@ -148,7 +149,7 @@ async def api_game(room: RoomDep) -> dict[str, Any]:
             "current_player": g.current_player}
 
 
-@router.get("/api/games/{game_id}/view")
+@router.get("/api/games/{game_id}/view", response_model=responses.StateMessage, response_model_exclude_unset=True)
 async def api_view(room: RoomDep, authorization: str | None = Header(default=None)) -> dict[str, Any]:
     token = (authorization or "").removeprefix("Bearer ").strip()
     access = room.access(token)

@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import APIRouter, Header, HTTPException, Request
 
 import tracklayer
+from tracklayer.server import responses
 from tracklayer.server.catalog import game_entry
 from tracklayer.server.creation import new_record
 from tracklayer.server.deps import AccountsDep, LimitsDep, MatchmakerDep, RoomDep, RoomsDep, StoreDep
@@ -24,7 +25,7 @@ log = logging.getLogger("tracklayer.server")
 router = APIRouter(tags=["lobby"], route_class=JSONBodyRoute)
 
 
-@router.get("/api/games/{game_id}/links")
+@router.get("/api/games/{game_id}/links", response_model=responses.GameLinks, response_model_exclude_unset=True)
 async def api_links(room: RoomDep, authorization: str | None = Header(default=None)) -> dict[str, Any]:
     rec = room.record
     if not same_secret(rec.creator_token, bearer(authorization)):
@@ -42,7 +43,7 @@ async def api_links(room: RoomDep, authorization: str | None = Header(default=No
     return out
 
 
-@router.post("/api/games/{game_id}/join")
+@router.post("/api/games/{game_id}/join", response_model=responses.Joined)
 async def api_join(game_id: str, body: JoinGame, request: Request, mm: MatchmakerDep,
                    acct: AccountsDep) -> dict[str, Any]:
     if not valid_game_id(game_id):
@@ -56,7 +57,7 @@ async def api_join(game_id: str, body: JoinGame, request: Request, mm: Matchmake
     await mm.sync(game_id)
     return {"id": game_id, "seat": seat, "token": token, "link": seat_link(game_id, token)}
 
-@router.post("/api/quickplay")
+@router.post("/api/quickplay", response_model=responses.QuickPlayed)
 async def api_quickplay(body: QuickPlay, request: Request, store: StoreDep, rooms: RoomsDep, limits: LimitsDep,
                         mm: MatchmakerDep, acct: AccountsDep) -> dict[str, Any]:
     name = body.game
@@ -106,7 +107,7 @@ async def api_quickplay(body: QuickPlay, request: Request, store: StoreDep, room
     log.info("game %s created by quick play (%s)", rec.id, key)
     return {"id": rec.id, "seat": 0, "token": token, "link": seat_link(rec.id, token), "new": True}
 
-@router.post("/api/games/status")
+@router.post("/api/games/status", response_model=responses.StatusBatch, response_model_exclude_unset=True)
 async def api_status(body: StatusRequest, rooms: RoomsDep) -> dict[str, Any]:
     """Per (game, token): what that token grants there and whose turn it is. Nothing a token does
     not grant: no other token, no hidden card."""

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
+from tracklayer.server import responses
 from tracklayer.server.accounts import username_key
 from tracklayer.server.deps import AccountsDep, MailDep, RoomDep, StaticDep
 from tracklayer.server.guard import SafeJSONResponse
@@ -29,13 +30,13 @@ def _state(mail: Mail, current: dict[str, Any]) -> dict[str, Any]:
     return {"enabled": mail.enabled, **current}
 
 
-@router.get("/api/mail")
+@router.get("/api/mail", response_model=responses.MailEnabled)
 async def mail_enabled(mail: MailDep) -> dict[str, Any]:
     """Whether this server sends mail (the pages offer mail only then)."""
     return {"enabled": mail.enabled}
 
 
-@router.get("/api/me/mail")
+@router.get("/api/me/mail", response_model=responses.MailState)
 async def mail_settings(request: Request, acct: AccountsDep, mail: MailDep) -> dict[str, Any]:
     """The logged-in account's address (as typed), whether it is verified or a link is on its way, the
     switches, and whether this server sends mail at all (``enabled``)."""
@@ -45,7 +46,7 @@ async def mail_settings(request: Request, acct: AccountsDep, mail: MailDep) -> d
     return _state(mail, await asyncio.to_thread(mail.store.settings, who["account_id"]))
 
 
-@router.put("/api/me/mail", response_model=None)
+@router.put("/api/me/mail", response_model=responses.MailSaved)
 async def set_mail(body: MailSettings, request: Request, acct: AccountsDep,
                    mail: MailDep) -> dict[str, Any] | SafeJSONResponse:
     """Change the address (a new one is unverified: a verification link is mailed to it), remove it
@@ -80,7 +81,7 @@ async def set_mail(body: MailSettings, request: Request, acct: AccountsDep,
     return {**_state(mail, await asyncio.to_thread(mail.store.settings, account_id)), "sent": sent}
 
 
-@router.post("/api/mail/verify", response_model=None)
+@router.post("/api/mail/verify", response_model=responses.Ok)
 async def verify(body: VerifyMail, mail: MailDep) -> dict[str, Any] | SafeJSONResponse:
     """Verify an address with the token of its link (no session needed: the token is the proof); 400
     with ``code`` ``token-invalid``, ``token-expired`` or ``token-used`` otherwise."""
@@ -97,7 +98,7 @@ async def verify_page(static: StaticDep) -> FileResponse:
     return FileResponse(static / "verify.html", media_type="text/html")
 
 
-@router.post("/api/games/{game_id}/invite-mail")
+@router.post("/api/games/{game_id}/invite-mail", response_model=responses.MailedInvite)
 async def invite(body: InviteMail, room: RoomDep, request: Request, acct: AccountsDep, mail: MailDep,
                  authorization: str | None = Header(default=None)) -> dict[str, Any]:
     """Mail a seat's link, with the game's creator token, to ``email`` or to the registered

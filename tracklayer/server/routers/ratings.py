@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse
 
 import tracklayer
+from tracklayer.server import responses
 from tracklayer.server.accounts import FAMILIES, family_of
 from tracklayer.server.deps import AccountsDep, StaticDep
 from tracklayer.server.guard import shown
@@ -16,7 +17,7 @@ from tracklayer.server.guard import shown
 router = APIRouter(tags=["ratings"])
 
 
-@router.get("/api/leaderboard")
+@router.get("/api/leaderboard", response_model=responses.Leaderboard, response_model_exclude_unset=True)
 async def leaderboard(acct: AccountsDep, game: str | None = None, kind: str | None = None) -> dict[str, Any]:
     family = family_of(game)
     if family is None:

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse
 
+from tracklayer.server import responses
 from tracklayer.server.deps import ReplaysDep, RoomDep, StaticDep
 from tracklayer.server.room import Room
 
@@ -27,12 +28,12 @@ async def replay_page(game_id: str, static: StaticDep) -> FileResponse:
     return FileResponse(static / "replay.html", media_type="text/html")
 
 
-@router.get("/api/games/{game_id}/record")
+@router.get("/api/games/{game_id}/record", response_model=responses.GameRecordDoc)
 async def api_record(room: RoomDep) -> dict[str, Any]:
     return finished(room).game.to_json()
 
 
-@router.get("/api/games/{game_id}/replay")
+@router.get("/api/games/{game_id}/replay", response_model=responses.ReplayPosition)
 async def api_replay(room: RoomDep, replays: ReplaysDep, move: int | None = None,
                      seat: int | None = None) -> dict[str, Any]:
     g = finished(room).game

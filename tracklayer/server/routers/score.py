@@ -8,6 +8,7 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
+from tracklayer.server import responses
 from tracklayer.server.catalog import score_data
 from tracklayer.server.creation import bad
 from tracklayer.server.deps import StaticDep
@@ -28,14 +29,14 @@ async def score_worker(static: StaticDep) -> FileResponse:
     return FileResponse(static / "score-sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
-@router.get("/api/boards/{game}/tickets")
+@router.get("/api/boards/{game}/tickets", response_model=responses.BoardTickets)
 async def api_board_tickets(game: str) -> Response:
     """The tickets and decks of a board, for the score page's ticket list (public map data)."""
     board_known(game)
     return cached_json(score_data(game))
 
 
-@router.post(SCORE_PATH)
+@router.post(SCORE_PATH, response_model=responses.ScoreReport)
 async def api_score(request: Request) -> JSONResponse:
     """Score a table position: the body is a score file; the answer is ``tracklayer score --json``'s."""
     from tracklayer.score_file import ScoreFileError, score_document

@@ -8,13 +8,15 @@ from typing import Any
 
 from fastapi import APIRouter, Header, HTTPException
 
+from tracklayer.server import responses
 from tracklayer.server.clocks import Control
 from tracklayer.server.deps import RoomsDep, get_room
 
 router = APIRouter(tags=["seats"])
 
 
-@router.post("/api/games/{game_id}/seats/{seat}/{what}")
+@router.post("/api/games/{game_id}/seats/{seat}/{what}",
+             response_model=responses.SeatChanged, response_model_exclude_unset=True)
 async def seat_change(game_id: str, seat: int, what: str, rooms: RoomsDep,
                       authorization: str | None = Header(default=None)) -> dict[str, Any]:
     """The seat's own token resigns or takes back; a handover takes the creator's token (any seat
