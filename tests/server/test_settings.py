@@ -31,7 +31,7 @@ OTHER = Settings(database_url="postgresql://u:p@db.example/tracklayer", bot_dela
                  max_message=1000, max_frame=20_000, max_body=12_345, header_timeout=2.5, body_timeout=0.0,
                  hello_timeout=3.25, tune_gc=False,
                  idle_seconds=61.5, max_rooms=17, bot_workers=2, bot_seconds=0.75, games_per_minute=0.5,
-                 bot_games=0, away_seconds=33.0, api_requests=0, undo_grace=1.5,
+                 bot_games=0, away_seconds=33.0, api_requests=0, login_attempts=7, undo_grace=1.5,
                  forwarded_allow_ips="10.0.0.0/8,127.0.0.1", smtp_host="mail.example", smtp_port=465,
                  smtp_user="tl", smtp_password="secret", smtp_security="ssl", mail_from="tl@example.org",
                  public_url="https://play.example.org", mail_retry_seconds=2.5)

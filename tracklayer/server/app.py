@@ -69,7 +69,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     pool = BotPool(settings.bot_workers, settings.bot_seconds)  # workers start with the first bot game
     rooms = Rooms(store, settings.bot_delay, settings.idle_seconds, settings.max_rooms, pool,
                   away_seconds=settings.away_seconds, undo_grace=settings.undo_grace)
-    accounts = Accounts(store.engine, api_requests=settings.api_requests)  # accounts, ratings, leaderboard, profiles
+    # accounts, ratings, leaderboard, profiles
+    accounts = Accounts(store.engine, api_requests=settings.api_requests, login_attempts=settings.login_attempts)
 
     def bot_game_running(game_id: str) -> bool:
         room = rooms.rooms.get(game_id)

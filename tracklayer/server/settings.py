@@ -52,6 +52,7 @@ ENV_VARS: dict[str, tuple[str, type]] = {
     "bot_games": ("TRACKLAYER_BOT_GAMES", int),
     "away_seconds": ("TRACKLAYER_AWAY_SECONDS", float),
     "api_requests": ("TRACKLAYER_API_REQUESTS", int),
+    "login_attempts": ("TRACKLAYER_LOGIN_ATTEMPTS", int),
     "undo_grace": ("TRACKLAYER_UNDO_GRACE_SECONDS", float),
     "forwarded_allow_ips": ("TRACKLAYER_FORWARDED_ALLOW_IPS", str),
     "smtp_host": ("TRACKLAYER_SMTP_HOST", str),
@@ -88,6 +89,7 @@ class Settings:
     bot_games: int = 3  # bot-only games one address may have running at once (0: no limit)
     away_seconds: float = 120.0  # a person away this long (no clock, or a real-time one): others may hand the seat over
     api_requests: int = 60  # HTTP requests one bot account's API token may make a minute (0: no limit)
+    login_attempts: int = 20  # logins and registrations one client address may try in 5 minutes
     undo_grace: float = 5.0  # seconds bots wait after a move its player may still take back (0: they never wait)
     # reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: comma-separated addresses
     # or networks ("127.0.0.1", "10.0.0.0/8"; "*": any); None: no proxy, every client is its peer address

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 
 from tracklayer.server.accounts.bots import TOKEN_PREFIX, BotStore
 from tracklayer.server.accounts.friends import INVITE_WINDOW, TOUCH_EVERY, FriendStore
-from tracklayer.server.accounts.limiter import LoginLimiter, RequestLimiter
+from tracklayer.server.accounts.limiter import LOGIN_PER_ADDRESS, LoginLimiter, RequestLimiter
 from tracklayer.server.accounts.ratings import final_ranks
 from tracklayer.server.accounts.stats import final_stats
 from tracklayer.server.accounts.store import AccountStore
@@ -46,9 +46,9 @@ class Accounts:
     """The sessions of requests and the hooks the game server calls (create, join, game over); the
     routes are tracklayer.server.routers.accounts and .ratings."""
 
-    def __init__(self, engine: Engine, api_requests: int = 60) -> None:
+    def __init__(self, engine: Engine, api_requests: int = 60, login_attempts: int = LOGIN_PER_ADDRESS) -> None:
         self.store = AccountStore(engine)
-        self.limiter = LoginLimiter(lambda: engine)
+        self.limiter = LoginLimiter(lambda: engine, per_address=login_attempts)
         self.bots = BotStore(engine)
         self.api_limiter = RequestLimiter(lambda: engine, api_requests)
         self.tasks: set[asyncio.Task[Any]] = set()
