@@ -24,9 +24,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 @pytest.fixture(scope="module")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("web")
-    # every browser test's accounts register from 127.0.0.1 on this one server: more than a person's 20 in 5 minutes
-    with running(database_url(tmp), tmp / "server.log", bot_delay=0.0, rate=50,
-                 env={"TRACKLAYER_LOGIN_ATTEMPTS": "10000"}) as srv:
+    with running(database_url(tmp), tmp / "server.log", bot_delay=0.0, rate=50) as srv:
         yield srv
 
 
