@@ -479,6 +479,7 @@ class HeuristicBot:
             return None
         pl = None
         missing = [t for t in obs.tickets if t not in plan.done]
+        sights = self._untouched_attractions(obs) if self.style == "planner" and self.attraction_weight > 0 else None
         best, best_score = None, -INF
         for r, acts in moves.claims.items():
             score = float(info.route_points[r])
@@ -493,8 +494,8 @@ class HeuristicBot:
                     continue
             if r in plan.routes:
                 score += 4
-            if self.style == "planner" and self.attraction_weight > 0:
-                score += self.attraction_weight * self._new_attractions(obs, r)
+            if sights:
+                score += self.attraction_weight * len(sights.intersection(info.route_ends[r]))
             if self.style == "planner" and self.express_weight > 0:
                 score += self._express_gain(obs, r) * (1.0 if finishing else self.express_weight)
             if missing and finishing:
@@ -514,14 +515,11 @@ class HeuristicBot:
         return best
 
     @staticmethod
-    def _new_attractions(obs: Obs, r: int) -> int:
-        """Tourist attractions at the ends of route ``r`` that none of my routes touches yet (each scores once)."""
+    def _untouched_attractions(obs: Obs) -> frozenset[int]:
+        """The tourist attractions none of my routes touches yet: a claim scores each one at its ends once."""
         info = obs.info
-        sights = info.board.attractions
-        if not sights:
-            return 0
         mine = {c for q, o in enumerate(obs.route_owner) if o == obs.seat for c in info.route_ends[q]}
-        return sum(1 for c in set(info.route_ends[r]) if c in sights and c not in mine)
+        return info.board.attractions - mine
 
     def long_claim(self, obs: Obs, moves: Moves, plan: Any) -> Any:
         info = obs.info
