@@ -19,7 +19,7 @@ from tracklayer.server.chat import ChatHub
 from tracklayer.server.db import Store
 from tracklayer.server.guard import valid_game_id
 from tracklayer.server.limits import CreationLimits
-from tracklayer.server.lobby import Matchmaker
+from tracklayer.server.lobby import Matchmaker, bearer, same_secret
 from tracklayer.server.mail import Mail
 from tracklayer.server.replay import Replays
 from tracklayer.server.room import Room
@@ -92,3 +92,15 @@ async def get_room(game_id: str, rooms: RoomsDep) -> Room:
 
 
 RoomDep = Annotated[Room, Depends(get_room)]
+
+
+def is_creator(room: Room, authorization: str | None) -> bool:
+    """Whether the ``Authorization`` header carries the game's creator token (compared in constant time)."""
+    return same_secret(room.record.creator_token, bearer(authorization))
+
+
+def require_creator(room: Room, authorization: str | None, refusal: str) -> None:
+    """403 unless the ``Authorization`` header carries the game's creator token; ``refusal`` says what only
+    the creator may do, and the message how to send the token."""
+    if not is_creator(room, authorization):
+        raise HTTPException(403, f"{refusal}: send the creator token as 'Authorization: Bearer TOKEN'")

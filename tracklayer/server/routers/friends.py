@@ -11,8 +11,8 @@ from fastapi import APIRouter, Header, HTTPException, Request
 
 from tracklayer.server import responses
 from tracklayer.server.accounts.friends import INVITES_PER_WINDOW, FriendError
-from tracklayer.server.deps import AccountsDep, RoomDep, RoomsDep
-from tracklayer.server.lobby import bearer, same_secret, seat_link
+from tracklayer.server.deps import AccountsDep, RoomDep, RoomsDep, is_creator, require_creator
+from tracklayer.server.lobby import seat_link
 from tracklayer.server.models import InviteFriend, JSONBodyRoute
 
 router = APIRouter(tags=["friends"], route_class=JSONBodyRoute)
@@ -70,9 +70,7 @@ async def invite(body: InviteFriend, request: Request, room: RoomDep, acct: Acco
     ``Authorization``, as for the game's links): it appears in that account's lobby."""
     who = await signed_in(request, acct, "invite friends")
     rec = room.record
-    if not same_secret(rec.creator_token, bearer(authorization)):
-        raise HTTPException(403, "seats are offered by the game's creator: send the creator token as "
-                                 "'Authorization: Bearer TOKEN'")
+    require_creator(room, authorization, "seats are offered by the game's creator")
     seat = body.seat
     if not 0 <= seat < len(rec.seats) or rec.seats[seat]["kind"] != "human" or not rec.seats[seat].get("token"):
         raise HTTPException(400, "'seat' must be the number of a human seat")
@@ -93,7 +91,7 @@ async def sent(room: RoomDep, request: Request, acct: AccountsDep,
     """The game's invitations with their state (waiting, accepted, declined): all of them for the creator token
     in ``Authorization``, those the signed-in account sent otherwise; 403 for anybody else."""
     rec = room.record
-    if same_secret(rec.creator_token, bearer(authorization)):
+    if is_creator(room, authorization):
         return {"invitations": await asyncio.to_thread(acct.friends.sent, rec.id)}
     who = await acct.current(request)
     if who is None:
@@ -111,7 +109,7 @@ async def cancel(invitation_id: str, request: Request, rooms: RoomsDep, acct: Ac
     if found is None:
         raise HTTPException(404, "no such invitation")
     room = await rooms.get(found.game_id)
-    creator = room is not None and same_secret(room.record.creator_token, bearer(authorization))
+    creator = room is not None and is_creator(room, authorization)
     if not creator:
         who = await acct.authenticated(request)
         if who is None or who["account_id"] != found.inviter_id:

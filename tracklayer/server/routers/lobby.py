@@ -14,10 +14,18 @@ import tracklayer
 from tracklayer.server import responses
 from tracklayer.server.catalog import game_entry
 from tracklayer.server.creation import new_record
-from tracklayer.server.deps import AccountsDep, LimitsDep, MatchmakerDep, RoomDep, RoomsDep, StoreDep
+from tracklayer.server.deps import (
+    AccountsDep,
+    LimitsDep,
+    MatchmakerDep,
+    RoomDep,
+    RoomsDep,
+    StoreDep,
+    require_creator,
+)
 from tracklayer.server.guard import clean_name, shown, valid_game_id
 from tracklayer.server.limits import Refused
-from tracklayer.server.lobby import OPEN, WAITS, bearer, same_secret, seat_link, status_of
+from tracklayer.server.lobby import OPEN, WAITS, seat_link, status_of
 from tracklayer.server.models import JoinGame, JSONBodyRoute, QuickPlay, StatusRequest
 from tracklayer.server.routers.games import client_address, refused
 
@@ -28,9 +36,7 @@ router = APIRouter(tags=["lobby"], route_class=JSONBodyRoute)
 @router.get("/api/games/{game_id}/links", response_model=responses.GameLinks, response_model_exclude_unset=True)
 async def api_links(room: RoomDep, authorization: str | None = Header(default=None)) -> dict[str, Any]:
     rec = room.record
-    if not same_secret(rec.creator_token, bearer(authorization)):
-        raise HTTPException(403, "the links of a game are shown to its creator: send the creator token as "
-                                 "'Authorization: Bearer TOKEN'")
+    require_creator(room, authorization, "the links of a game are shown to its creator")
     out: dict[str, Any] = {
         "id": rec.id, "game": rec.game, "status": rec.status,
         "seats": [{"seat": i, "name": s["name"], "kind": s["kind"],

@@ -11,9 +11,8 @@ from fastapi.responses import FileResponse, HTMLResponse
 
 from tracklayer.server import responses
 from tracklayer.server.accounts import username_key
-from tracklayer.server.deps import AccountsDep, MailDep, RoomDep, StaticDep
+from tracklayer.server.deps import AccountsDep, MailDep, RoomDep, StaticDep, require_creator
 from tracklayer.server.guard import SafeJSONResponse
-from tracklayer.server.lobby import bearer, same_secret
 from tracklayer.server.mail import LANGS, Limited, Mail, TokenRefused
 from tracklayer.server.models import InviteMail, JSONBodyRoute, MailSettings, VerifyMail
 from tracklayer.server.routers.games import client_address
@@ -104,9 +103,7 @@ async def invite(body: InviteMail, room: RoomDep, request: Request, acct: Accoun
     """Mail a seat's link, with the game's creator token, to ``email`` or to the registered
     player ``username`` (if their account takes invite mail; their address is never shown)."""
     rec = room.record
-    if not same_secret(rec.creator_token, bearer(authorization)):
-        raise HTTPException(403, "invitations are sent by the game's creator: send the creator token as "
-                                 "'Authorization: Bearer TOKEN'")
+    require_creator(room, authorization, "invitations are sent by the game's creator")
     _off(mail)
     seat = body.seat
     if not 0 <= seat < len(rec.seats) or not rec.seats[seat].get("token"):
