@@ -1,5 +1,5 @@
 """Sending: mail to send is a row of ``mail_outbox``, written before anything is sent (in the transaction
-that decides on the mail, where there is one), and one background task a process sends the rows through
+that decides on the mail, where there is one), and one background task in each process sends the rows through
 the standard library's SMTP client, in a worker thread, so that no request and no move ever waits for a
 mail server, and a server that stops (or is killed) loses no mail.
 
@@ -13,9 +13,9 @@ mail server, and a server that stops (or is killed) loses no mail.
   so two processes on one database never claim the same row at once. Claims compare the clocks of
   the processes' hosts: they must agree to well within :data:`LEASE`.
 * **The guarantee: at least once.** A row is marked sent only after the SMTP server accepted the mail.
-  A process that dies between that acceptance and the mark (or stays cut off from the database for
-  :data:`LEASE` seconds while it sends) leaves the row pending, and the next claimant sends the mail a
-  second time. Nothing else sends a mail twice.
+  A process that dies between that acceptance and the mark (or stops while it sends, or cannot renew
+  its claims for :data:`LEASE` seconds while it sends) leaves the row pending under a claim that lapses,
+  and the next claimant sends the mail a second time. Nothing else sends a mail twice.
 * **Failures.** A send that fails is logged (the kind of mail and the error's type and SMTP code: never
   the address or a link, which carries a token) and tried again after ``retry``, ``2 * retry`` and
   ``4 * retry`` seconds (the attempts and the time of the next are in the row, so a restart keeps them);
@@ -195,33 +195,36 @@ class Outbox:
             except Exception:  # a database that is down for a while must not end the task
                 log.exception("mail: reading the outbox failed")
                 rows, later = [], None
-            for row in rows:
-                await self._attempt(row)
-            if rows:
-                continue  # more may be due
+            noted = [await self._attempt(row) for row in rows]
+            if rows and all(noted):
+                continue  # more may be due (a row whose outcome could not be noted waits for the next look)
             wait = self.poll if later is None else min(self.poll, max(0.0, later - time.time()))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), wait)
 
-    async def _attempt(self, row: Any) -> None:
+    async def _attempt(self, row: Any) -> bool:
+        """Send a row and note what became of it; False if that could not be noted."""
         msg = email.message_from_bytes(bytes(row.message), policy=email.policy.default)
         assert isinstance(msg, EmailMessage)
         self._sending = row.id  # until what became of it is noted: stopping keeps its claim
         try:
             await asyncio.to_thread(self._send, msg)
         except Exception as exc:  # not CancelledError: stopping still ends the task
-            await self._record(asyncio.to_thread(self._failed, row, exc))
+            noted = await self._record(asyncio.to_thread(self._failed, row, exc))
         else:
             self.sent += 1
-            await self._record(asyncio.to_thread(self._done, row))
+            noted = await self._record(asyncio.to_thread(self._done, row))
         self._sending = None
+        return noted
 
     @staticmethod
-    async def _record(step: Any) -> None:
+    async def _record(step: Any) -> bool:
         try:
             await step
+            return True
         except Exception:
             log.exception("mail: noting what became of a mail failed")
+            return False
 
     def _done(self, row: Any) -> None:
         with self.engine.begin() as conn:
