@@ -19,7 +19,9 @@ seat's invitation mailed by the game's creator. Decisions (documented in ``docs/
   person whose account takes invite mail (the address is never shown). At most
   :data:`INVITES_PER_HOUR` an hour per sender (account, else client address) and
   :data:`INVITES_PER_TARGET` a day per recipient address.
-* Sending is off the request path: :class:`~tracklayer.server.mail.outbox.Outbox`.
+* Sending is off the request path, and durable: a mail is written to the database's outbox in the
+  transaction that notes it in ``mail_log`` (so its once key and rate limits count only a mail that is
+  queued), and sent from there (:class:`~tracklayer.server.mail.outbox.Outbox`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
@@ -35,7 +38,7 @@ from tracklayer.server.mail.store import LANGS, MailStore, TokenRefused, address
 from tracklayer.server.mail.texts import compose
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import Engine
+    from sqlalchemy.engine import Connection, Engine
 
     from tracklayer.server.rooms import Room
     from tracklayer.server.settings import Settings
@@ -67,12 +70,10 @@ class Mail:
             log.warning("mail is off: $TRACKLAYER_SMTP_HOST is set but $TRACKLAYER_PUBLIC_URL is not "
                         "(links in mail need the address people open the site at)")
         self.sender = settings.mail_from or f"tracklayer@{urlsplit(self.base).hostname or 'localhost'}"
-        self.outbox = Outbox(settings) if self.enabled else None
+        self.outbox = Outbox(settings, engine) if self.enabled else None
         self.tasks: set[asyncio.Task[Any]] = set()
-        self.loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
-        self.loop = asyncio.get_running_loop()
         if self.outbox is not None:
             self.outbox.start()
 
@@ -87,11 +88,13 @@ class Mail:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def _put(self, kind: str, lang: str, to: str, link: str, what: str, profile: str | None, **params: Any) -> None:
-        """Queue a mail (from the event loop or a worker thread: the queue is the loop's)."""
-        assert self.outbox is not None and self.loop is not None
-        self.loop.call_soon_threadsafe(self.outbox.put, Letter(compose(kind, lang, self.sender, to, link, profile,
-                                                                       **params), what))
+    def _queue(self, kind: str, lang: str, to: str, link: str, what: str, profile: str | None,
+               **params: Any) -> Callable[[Connection], object]:
+        """The write of a mail to the outbox, for :meth:`MailStore.log` to run in its transaction."""
+        assert self.outbox is not None
+        letter = Letter(compose(kind, lang, self.sender, to, link, profile, **params), what)
+        outbox = self.outbox
+        return lambda conn: outbox.add(conn, letter)
 
     def _profile(self, username: str) -> str:
         return f"{self.base}/u/{quote(username, safe='')}"
@@ -109,9 +112,12 @@ class Mail:
         if self.store.count("verify", time.time() - 86400, target=address_key(email)) >= VERIFY_PER_TARGET:
             raise Limited(f"that address had {VERIFY_PER_TARGET} verification mails today: try again tomorrow")
         token = self.store.new_token(account_id, email)
-        self.store.log("verify", account_id=account_id, target=address_key(email))
-        self._put("verify", lang, email, f"{self.base}/verify-email#{token}",
-                  f"verification mail (account {account_id})", self._profile(username), username=username)
+        assert self.outbox is not None
+        self.store.log("verify", account_id=account_id, target=address_key(email),
+                       then=self._queue("verify", lang, email, f"{self.base}/verify-email#{token}",
+                                        f"verification mail (account {account_id})", self._profile(username),
+                                        username=username))
+        self.outbox.wake()
 
     # ------------------------------------------------------------------ your turn
     def on_turn(self, room: Room, seat: int) -> None:
@@ -134,29 +140,29 @@ class Mail:
 
     async def _turn(self, account_id: int, game: str, game_id: str, once: str, others: list[str], link: str) -> None:
         try:
-            found = await asyncio.to_thread(self._turn_due, account_id, once)
+            await asyncio.to_thread(self._turn_mail, account_id, game, game_id, once, others, link)
         except Exception:
             log.exception("mail: deciding on a turn mail (game %s) failed", game_id)
-            return
-        if found is not None:
-            (email, lang), username = found
-            self._put("turn", lang, email, link, f"turn mail (game {game_id}, account {account_id})",
-                      self._profile(username), username=username, game=_title(game), players=", ".join(others))
 
-    def _turn_due(self, account_id: int, once: str) -> tuple[tuple[str, str], str] | None:
-        """The address and language of a turn mail to send now, and the username; None if the account
-        has no verified address, turned it off, had its limit, or this turn was mailed already."""
+    def _turn_mail(self, account_id: int, game: str, game_id: str, once: str, others: list[str], link: str) -> None:
+        """Queue the turn mail unless the account has no verified address, turned it off, had its limit,
+        or this turn was mailed already (each logged)."""
+        assert self.outbox is not None
         found = self.store.recipient(account_id)
         why = ("no verified address" if found is None else "turn mail off" if not found[2]
                else f"{TURN_PER_HOUR} turn mails this hour"
                if self.store.count("turn", time.time() - 3600, account_id=account_id) >= TURN_PER_HOUR
-               else "mailed already" if not self.store.log("turn", account_id=account_id,
-                                                          target=address_key(found[0]), once=once)
                else None)
-        if why is not None or found is None:
-            log.info("mail: no turn mail for %s (%s)", once, why)
-            return None
-        return (found[0], found[1]), self.store.username(account_id)
+        if why is None and found is not None:
+            username = self.store.username(account_id)
+            queue = self._queue("turn", found[1], found[0], link, f"turn mail (game {game_id}, account {account_id})",
+                                self._profile(username), username=username, game=_title(game),
+                                players=", ".join(others))
+            if self.store.log("turn", account_id=account_id, target=address_key(found[0]), once=once, then=queue):
+                self.outbox.wake()
+                return
+            why = "mailed already"
+        log.info("mail: no turn mail for %s (%s)", once, why)
 
     # ------------------------------------------------------------------ invites
     def invite(self, room: Room, seat: int, sender: str, sender_name: str, lang: str, email: str | None,
@@ -176,11 +182,14 @@ class Mail:
         if self.store.count("invite", now - 86400, target=target) >= INVITES_PER_TARGET:
             raise Limited(f"that address had {INVITES_PER_TARGET} invitations today: try again tomorrow")
         rec = room.record
-        self.store.log("invite", account_id=account_id, sender=sender, target=target)
         profile = self._profile(self.store.username(account_id)) if account_id is not None else None
         link = f"{self.base}/game/{rec.id}#{rec.seats[seat]['token']}"
-        self._put("invite", lang if lang in LANGS else "en", email, link, f"invitation (game {rec.id}, seat {seat})",
-                  profile, sender=sender_name, game=_title(rec.game), seat=rec.seats[seat]["name"])
+        assert self.outbox is not None
+        self.store.log("invite", account_id=account_id, sender=sender, target=target,
+                       then=self._queue("invite", lang if lang in LANGS else "en", email, link,
+                                        f"invitation (game {rec.id}, seat {seat})", profile, sender=sender_name,
+                                        game=_title(rec.game), seat=rec.seats[seat]["name"]))
+        self.outbox.wake()
 
     @staticmethod
     def sender_key(account_id: int | None, address: str) -> str:

@@ -8,10 +8,11 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from tracklayer.server.accounts.tables import accounts
@@ -149,12 +150,17 @@ class MailStore:
             return int(conn.execute(query).scalar_one())
 
     def log(self, kind: str, *, account_id: int | None = None, sender: str | None = None,
-            target: str | None = None, once: str | None = None) -> bool:
-        """Note a mail as sent; False if one with the same ``once`` key was (nothing noted then)."""
+            target: str | None = None, once: str | None = None,
+            then: Callable[[Connection], object] | None = None) -> bool:
+        """Note a mail as sent, and run ``then`` (the outbox's write of the mail) in the same transaction,
+        so that a mail is noted if and only if it is queued; False if one with the same ``once`` key was
+        (nothing noted or queued then)."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(mail_log).values(kind=kind, account_id=account_id, sender=sender, target=target,
                                                      once=once, sent_at=time.time()))
+                if then is not None:
+                    then(conn)
             return True
         except IntegrityError:
             return False

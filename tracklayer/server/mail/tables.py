@@ -1,8 +1,9 @@
-"""The mail tables (migration 0011): each account's address and switches, the mail sent, the signing key."""
+"""The mail tables (migrations 0011 and 0014): each account's address and switches, the mail sent, the signing
+key, and the outbox of mail to send."""
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, String, Table
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, LargeBinary, String, Table
 
 from tracklayer.server.accounts.tables import metadata
 
@@ -38,4 +39,20 @@ mail_secret = Table(  # one row: the key verification links are signed with (mad
     "mail_secret", metadata,
     Column("id", Integer, primary_key=True),
     Column("secret", String(64), nullable=False),
+)
+mail_outbox = Table(  # mail to send, and for a while mail sent or given up (tracklayer.server.mail.outbox)
+    "mail_outbox", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("what", String(200), nullable=False),  # how the log names it: no address, no token
+    Column("message", LargeBinary, nullable=True),  # the whole message (RFC 5322 bytes); NULL once sent
+    Column("state", String(8), nullable=False),  # pending, sent or failed
+    Column("attempts", Integer, nullable=False, default=0),  # sends tried so far
+    Column("next_at", Float, nullable=False),  # a pending mail is not tried before this
+    Column("claimed_by", String(32), nullable=True),  # the process that sends it (NULL: any may take it)
+    Column("claimed_until", Float, nullable=True),  # the claim lapses then unless its process renews it
+    Column("error", String(200), nullable=True),  # why the last attempt failed (the error's type and SMTP code)
+    Column("created_at", Float, nullable=False),
+    Column("done_at", Float, nullable=True),  # when it was sent or given up
+    Index("ix_mail_outbox_due", "state", "next_at"),
+    Index("ix_mail_outbox_done", "state", "done_at"),
 )
