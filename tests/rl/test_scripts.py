@@ -36,3 +36,17 @@ def test_self_play_example_smoke() -> None:
 def test_env_steps_benchmark_smoke() -> None:
     out = run("benchmarks/env_steps.py", "--seconds", "0.05", "--only", "new_york")
     assert "ttr_new_york_v1" in out and "steps/s (CPU)" in out
+
+
+def test_learned_bot_recipe_smoke(tmp_path: Path) -> None:
+    """The learned bot's recipe end to end on a few games: imitation, a DAgger round, saved weights that play."""
+    pytest.importorskip("torch")
+    out = run("examples/train_learned.py", "--game", "ttr-new-york", "--games", "6", "--dagger", "1", "--epochs", "1",
+              "--hidden", "16", "--out", str(tmp_path))
+    assert "imitation:" in out and "DAgger round 1:" in out and "held-out agreement" in out
+    from tracklayer.rl.learned import LearnedPolicy
+
+    policy = LearnedPolicy.load(tmp_path / "learned-ttr-new-york.npz")
+    assert policy.meta["game"] == "ttr-new-york" and policy.meta["dagger"] == 1
+    assert policy.layers[0][0].shape == (policy.meta["obs_size"], 16)
+    assert policy.layers[-1][0].shape == (16, policy.meta["n_actions"])

@@ -5,7 +5,8 @@ dict) and the legal actions, never the game object; ``budget`` (a :class:`Budget
 thinking time. A bot from outside the project is named ``package.module:factory`` and plays in a
 process of its own, where it cannot reach the game object either (``bots/isolated.py``). Seats in
 the CLI name bots by their registry key ("random", "planner", "mcts", ...) or by "bot" (the default
-bot). Every name plays every game family (see ``docs/bots.md`` for which bot plays under each name).
+bot). Every name but ``learned`` (a network trained for Ticket to Ride) plays every game family (see
+``docs/bots.md`` for which bot plays under each name).
 """
 
 from __future__ import annotations
@@ -41,8 +42,15 @@ def _family(name: str, ttr: str, trans: str) -> Callable[[Any], Bot]:
     return factory
 
 
-# name -> (Ticket to Ride style, Trans bot). Every name plays every family: a name made for one
-# family plays the other with the closest bot there (the table in docs/bots.md).
+def _learned(seed: int | str | None = None) -> Bot:
+    """The policy network that ``examples/train_learned.py`` trains (``tracklayer.rl.learned``), Ticket to Ride
+    only. It reads the environments' encoding, a layer above the bots, so it is imported by name when one is
+    made, as an outside bot is (but it plays in this process: it is the project's own)."""
+    return FamilyBot("learned", seed, {"ttr": _outside_factory("tracklayer.rl.learned:LearnedBot")})
+
+
+# name -> (Ticket to Ride style, Trans bot). Every name but "learned" plays every family: a name made for
+# one family plays the other with the closest bot there (the table in docs/bots.md).
 BOTS: dict[str, Callable[[Any], Bot]] = {
     "random": RandomBot,
     "greedy": _family("greedy", "greedy", "steiner"),
@@ -53,6 +61,7 @@ BOTS: dict[str, Callable[[Any], Bot]] = {
     "mcts": _family("mcts", "mcts", "lookahead"),
     "steiner": _family("steiner", "planner", "steiner"),
     "lookahead": _family("lookahead", "mcts", "lookahead"),
+    "learned": _learned,
 }
 ALIASES: dict[str, str] = {
     "bot": "random",  # the default bot of the terminal UI (its tests replay seeded random games)

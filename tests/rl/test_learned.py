@@ -1,0 +1,78 @@
+"""The ``learned`` bot: its network ships for 2-player New York, it reads only the seat's view (the same
+encoding as the environments), plays whole legal games deterministically, and refuses the games it has no
+network for."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tracklayer
+from tracklayer.bots import make_bot, play_game
+from tracklayer.core.errors import TracklayerError
+from tracklayer.rl.learned import LearnedPolicy, _codec, available, encode_from_view, save_weights
+from tracklayer.rl.ttr_codec import ttr_codec
+
+
+def test_a_network_ships_for_two_player_new_york() -> None:
+    assert "ttr-new-york" in available()
+
+
+@pytest.mark.parametrize("name", ["ttr-europe", "ttr-new-york"])
+def test_the_view_gives_the_environments_observation_and_indices(name: str) -> None:
+    # the bot sees only the view; the network was trained on the environments' encoding of the game
+    for seed in range(2):
+        game = tracklayer.new_game(name, 2, seed=seed)
+        env_codec = ttr_codec(game)
+        view_codec = _codec(name, game.variant.name, 2)
+        rnd = random.Random(seed)
+        while not game.is_over:
+            seat = game.current_player
+            legal = game.legal_actions()
+            view = game.view(seat)
+            assert [encode_from_view(view_codec, view, a) for a in legal] == [env_codec.encode(game, a) for a in legal]
+            assert np.array_equal(view_codec.observe(view), env_codec.observe_game(game, seat))
+            game.apply(legal[rnd.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("name", ["ttr-new-york"])
+def test_plays_whole_games_deterministically(name: str) -> None:
+    def moves(seed: int) -> list[str]:
+        log: list[str] = []
+        game = tracklayer.new_game(name, 2, seed=seed)
+        play_game(game, [make_bot("learned", 1), make_bot("greedy", 2)],
+                  on_move=lambda seat, action, _dt: log.append(f"{seat} {action}"))
+        result = game.result()
+        assert len(result["players"]) == 2 and result["winners"]
+        return log
+
+    first = moves(7)
+    assert any(m.startswith("0 ") for m in first)
+    assert first == moves(7)
+
+
+def test_refuses_what_it_was_not_trained_for() -> None:
+    for name, players in (("ttr-new-york", 4), ("ttr-europe", 2)):
+        game = tracklayer.new_game(name, players, seed=0)
+        with pytest.raises(TracklayerError, match="plays 2-player ttr-new-york"):
+            make_bot("learned", 0).choose(game.view(game.current_player), game.legal_actions())
+    trans = tracklayer.new_game("trans-europa", 2, seed=0)
+    with pytest.raises(TracklayerError, match="cannot play 'trans-europa'"):
+        make_bot("learned", 0).choose(trans.view(trans.current_player), trans.legal_actions())
+
+
+def test_numpy_inference_is_the_network(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    weights = {"w0": rng.normal(size=(5, 4)), "b0": rng.normal(size=4), "w1": rng.normal(size=(4, 3)),
+               "b1": rng.normal(size=3)}
+    save_weights(tmp_path / "net.npz", weights, {"game": "test"})
+    policy = LearnedPolicy.load(tmp_path / "net.npz")
+    assert policy.meta == {"game": "test"}
+    x = rng.normal(size=5).astype(np.float32)
+    half = {k: v.astype(np.float16).astype(np.float32) for k, v in weights.items()}
+    expected = np.maximum(x @ half["w0"] + half["b0"], 0) @ half["w1"] + half["b1"]
+    assert np.allclose(policy.scores(x), expected, atol=1e-5)
+    assert policy.best(x, [0, 2]) == [0, 2][int(np.argmax(expected[[0, 2]]))]
