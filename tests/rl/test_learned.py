@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tracklayer
-from tracklayer.bots import make_bot, play_game
+from tracklayer.bots import cannot_play, make_bot, play_game
 from tracklayer.core.errors import TracklayerError
 from tracklayer.rl.learned import LearnedPolicy, _codec, available, encode_from_view, save_weights
 from tracklayer.rl.ttr_codec import ttr_codec
@@ -76,3 +76,11 @@ def test_numpy_inference_is_the_network(tmp_path: Path) -> None:
     expected = np.maximum(x @ half["w0"] + half["b0"], 0) @ half["w1"] + half["b1"]
     assert np.allclose(policy.scores(x), expected, atol=1e-5)
     assert policy.best(x, [0, 2]) == [0, 2][int(np.argmax(expected[[0, 2]]))]
+
+
+def test_the_registry_says_which_games_it_cannot_play() -> None:
+    assert cannot_play("learned", "ttr-new-york", None, 2) is None
+    assert "not 3-player ttr-new-york" in (cannot_play("learned", "ttr-new-york", None, 3) or "")
+    assert "not 2-player ttr-europe-mega" in (cannot_play("learned", "ttr-europe", "mega", 2) or "")
+    assert cannot_play("planner", "ttr-europe", "mega", 5) is None
+    assert cannot_play("random", "trans-europa", None, 6) is None

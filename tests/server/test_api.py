@@ -55,6 +55,10 @@ def test_trans_boards_served_when_registered(server: Server) -> None:
     ({"game": "ttr-europe", "seats": [{}, {"kind": "bot", "bot": "skynet"}]}, "unknown bot"),
     ({"game": "ttr-europe", "seats": [{}, {}], "variant": "moon"}, "no variant"),
     ({"game": "ttr-europe", "seats": [{}, {"kind": "robot"}]}, "kind must be"),
+    # a bot that cannot play this game is refused before the game starts, not at its first move
+    ({"game": "ttr-new-york", "seats": [{}, {}, {"kind": "bot", "bot": "learned"}]}, "seats[2]: the learned bot plays"),
+    ({"game": "ttr-europe", "seats": [{}, {"kind": "bot", "bot": "learned"}]}, "not 2-player ttr-europe"),
+    ({"game": "trans-europa", "seats": [{}, {"kind": "bot", "bot": "learned"}]}, "not 2-player trans-europa"),
 ])
 def test_create_refusals(server: Server, body: dict, words: str) -> None:
     r = httpx.post(server.base + "/api/games", json=body)

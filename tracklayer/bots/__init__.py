@@ -42,6 +42,11 @@ def _family(name: str, ttr: str, trans: str) -> Callable[[Any], Bot]:
     return factory
 
 
+def _learned_limits(game: str, variant: str | None, players: int) -> str | None:
+    module: Any = importlib.import_module("tracklayer.rl.learned")  # by name, as _learned (layers)
+    return module.cannot_play(game, variant, players)
+
+
 def _learned(seed: int | str | None = None) -> Bot:
     """The policy network that ``examples/train_learned.py`` trains (``tracklayer.rl.learned``), Ticket to Ride
     only. It reads the environments' encoding, a layer above the bots, so it is imported by name when one is
@@ -63,6 +68,8 @@ BOTS: dict[str, Callable[[Any], Bot]] = {
     "lookahead": _family("lookahead", "mcts", "lookahead"),
     "learned": _learned,
 }
+# the bots that play only some games: name -> why it cannot play (game, variant, players), or None
+LIMITS: dict[str, Callable[[str, str | None, int], str | None]] = {"learned": _learned_limits}
 ALIASES: dict[str, str] = {
     "bot": "random",  # the default bot of the terminal UI (its tests replay seeded random games)
     "one-step": "greedy",
@@ -111,6 +118,14 @@ def _outside_factory(name: str) -> Callable[[Any], Bot]:
     return found
 
 
+def cannot_play(name: str, game: str, variant: str | None, players: int) -> str | None:
+    """Why the registry bot ``name`` cannot play ``players``-player ``game`` (in ``variant``), or None if it can:
+    what a server checks before it seats a bot, so that no game starts with a seat that would stop it."""
+    key = resolve_bot(name)
+    limits = LIMITS.get(key) if key is not None else None
+    return None if limits is None else limits(game, variant, players)
+
+
 def make_bot(name: str, seed: int | str | None = None, isolate: bool | None = None) -> Bot:
     """A fresh bot of kind ``name`` with its own seed: a registry name ("random", "bot", ...) or an
     outside bot ``package.module:factory`` (called with the seed). ``isolate`` plays it in a process of
@@ -126,5 +141,5 @@ def make_bot(name: str, seed: int | str | None = None, isolate: bool | None = No
     return BOTS[key](seed) if key is not None else _outside_factory(name)(seed)
 
 
-__all__ = ["ALIASES", "BOTS", "Bot", "Budget", "RandomBot", "bot_names", "check_bot", "is_outside", "make_bot",
-           "play_game", "resolve_bot"]
+__all__ = ["ALIASES", "BOTS", "LIMITS", "Bot", "Budget", "RandomBot", "bot_names", "cannot_play", "check_bot",
+           "is_outside", "make_bot", "play_game", "resolve_bot"]

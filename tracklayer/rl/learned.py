@@ -88,6 +88,15 @@ def _codec(game: str, variant: str, n_players: int) -> TTRCodec:
     return TTRCodec(board, board.variants[variant], n_players)
 
 
+def cannot_play(game: str, variant: str | None, players: int) -> str | None:
+    """Why the learned bot cannot play this game (no network for it), or None."""
+    key = _key(game, variant or "")
+    if players == 2 and key in available():
+        return None
+    return (f"the learned bot plays 2-player {', '.join(available()) or 'nothing'} "
+            f"(not {players}-player {key}): no network was trained for it")
+
+
 class LearnedBot:
     """Plays the network's favourite legal move (see the module doc)."""
 
@@ -98,10 +107,10 @@ class LearnedBot:
 
     def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Any = None) -> Any:
         game, variant, n = view["game"], view.get("variant") or "", len(view["players"])
+        refusal = cannot_play(game, variant, n)
+        if refusal is not None:
+            raise TracklayerError(refusal)
         key = _key(game, variant)
-        if n != 2 or key not in available():
-            raise TracklayerError(f"the learned bot plays 2-player {', '.join(available()) or 'nothing'} "
-                                  f"(not {n}-player {key}): no network was trained for it")
         if len(legal) == 1:
             return legal[0]
         codec = _codec(game, variant, n)

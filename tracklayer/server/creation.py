@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import HTTPException
 
 import tracklayer
-from tracklayer.bots import resolve_bot
+from tracklayer.bots import cannot_play, resolve_bot
 from tracklayer.server.catalog import catalog, engine_options, game_entry
 from tracklayer.server.db import GameRecord
 from tracklayer.server.guard import MAX_NAME, clean_name, shown
@@ -64,6 +64,10 @@ def new_record(body: dict[str, Any], seed: int | None = None) -> tuple[GameRecor
     if not isinstance(variant, str) or variant not in {v["name"] for v in entry["variants"]}:
         raise bad(f"{entry['title']} has no variant {shown(variant)}; variants: "
                    f"{', '.join(v['name'] for v in entry['variants'])}")
+    for i, s in enumerate(seats):
+        refusal = cannot_play(s["bot"], name, variant, len(seats)) if s["kind"] == "bot" else None
+        if refusal is not None:
+            raise bad(f"seats[{i}]: {refusal}")
     options = body.get("options") or {}
     if not isinstance(options, dict):
         raise bad("'options' must be an object")
