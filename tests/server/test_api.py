@@ -13,6 +13,7 @@ import tracklayer
 from tests.server.helpers import Client, Server
 from tracklayer.bots import resolve_bot
 from tracklayer.server.catalog import catalog
+from tracklayer.server.clocks import parse_standin
 
 
 def test_pages_and_catalog(server: Server) -> None:
@@ -106,6 +107,28 @@ def test_play_against_a_bot(server: Server) -> None:
         assert s["view"]["log"][-1] == {"player": 0, "move": "draw deck"}
     finally:
         c.close()
+
+
+def test_play_against_the_learned_bot(server: Server) -> None:
+    """The learned bot is offered where it plays (2-player New York), seated by name, and moves in the game."""
+    entries = {g["name"]: g for g in httpx.get(server.base + "/api/catalog").json()["games"]}
+    assert "learned" in entries["ttr-new-york"]["bots"] and "learned" not in entries["ttr-europe"]["bots"]
+    out = server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot", "bot": "learned"}], first_player=0)
+    assert out["seats"][1]["kind"] == "bot"
+    c = server.client(out["id"], out["seats"][0]["token"])
+    try:
+        s = c.my_turn()
+        c.move(s["legal"][-1])
+        s = c.wait_state(lambda st: st["moves"] >= 2 and bool(st.get("legal")))  # the bot chose its tickets
+        assert s["view"]["current_player"] == 0 and s["view"]["players"][1]["tickets"] >= 2
+    finally:
+        c.close()
+
+
+def test_a_stand_in_plays_any_seat() -> None:
+    with pytest.raises(ValueError, match="a bot of this game"):
+        parse_standin("learned", "ttr-new-york")
+    assert parse_standin("planner", "ttr-new-york") == "planner"
 
 
 def merged_logs(messages: list[dict]) -> list[tuple[dict, list[dict]]]:

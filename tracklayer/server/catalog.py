@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 import tracklayer
-from tracklayer.bots import bot_names, resolve_bot
+from tracklayer.bots import bot_names, cannot_play, resolve_bot
 
 TRANS_VARIANTS = {
     "standard": ("Standard", None),
@@ -27,8 +27,10 @@ BOT_LEVELS: dict[str, list[tuple[str, str]]] = {
 }
 DEFAULT_LEVEL = {"ttr": "medium", "trans": "medium"}
 # The raw bot names the lobby's "advanced" list offers per family (each one a bot made for it).
+# A bot that plays only some games (``tracklayer.bots.LIMITS``: ``learned``) is listed for a game only where
+# it plays one of its table sizes, and never offered as a stand-in (that one must play any seat).
 FAMILY_BOTS: dict[str, list[str]] = {
-    "ttr": ["random", "greedy", "routes", "hungry", "longroute", "planner", "mcts"],
+    "ttr": ["random", "greedy", "routes", "hungry", "longroute", "planner", "mcts", "learned"],
     "trans": ["random", "steiner", "lookahead"],
 }
 
@@ -69,9 +71,9 @@ def game_entry(game: str) -> dict[str, Any] | None:
             options = [{"name": "tiebreak", "title": "Tie-break",
                         "choices": [{"name": "classic", "title": "Classic (most tickets completed)"},
                                     {"name": "anniversary-de", "title": "Anniversary (German rules)"}]}]
-            return {"name": game, "title": b.name, "family": "ttr", "min_players": b.min_players,
-                    "max_players": b.max_players, "variants": variants, "default_variant": b.default_variant,
-                    "options": options, **bot_choices("ttr")}
+            return _playable({"name": game, "title": b.name, "family": "ttr", "min_players": b.min_players,
+                              "max_players": b.max_players, "variants": variants,
+                              "default_variant": b.default_variant, "options": options, **bot_choices("ttr")})
         b = _trans_board(game)
         return {"name": game, "title": b.name, "family": "trans", "min_players": b.min_players,
                 "max_players": b.max_players,
@@ -79,6 +81,14 @@ def game_entry(game: str) -> dict[str, Any] | None:
                 "default_variant": "standard", "options": [], **bot_choices("trans")}
     except Exception:  # an engine in progress that cannot load its board yet is simply not offered
         return None
+
+
+def _playable(entry: dict[str, Any]) -> dict[str, Any]:
+    """``entry`` with only the raw bots that play its game at one of its table sizes or more (default variant)."""
+    sizes = range(entry["min_players"], entry["max_players"] + 1)
+    entry["bots"] = [bot for bot in entry["bots"]
+                     if any(cannot_play(bot, entry["name"], entry["default_variant"], n) is None for n in sizes)]
+    return entry
 
 
 @cache

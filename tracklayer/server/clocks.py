@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, insert, select, update
 
-from tracklayer.bots import resolve_bot
+from tracklayer.bots import LIMITS, resolve_bot
 from tracklayer.server.background import Background
 from tracklayer.server.botpool import make_seat_bot
 from tracklayer.server.catalog import BOT_LEVELS, DEFAULT_LEVEL, FAMILY_BOTS, family
@@ -95,9 +95,10 @@ def parse_standin(raw: Any, game: str) -> str:
     if isinstance(raw, str) and raw in levels:
         return levels[raw]
     bot = resolve_bot(raw) if isinstance(raw, str) else None
-    if bot is None or bot not in FAMILY_BOTS[fam]:
+    if bot is None or bot not in FAMILY_BOTS[fam] or bot in LIMITS:  # a stand-in must play any seat
+        offered = [b for b in FAMILY_BOTS[fam] if b not in LIMITS]
         raise ValueError(f"'standin' must be a level ({', '.join(levels)}) or a bot of this game "
-                         f"({', '.join(FAMILY_BOTS[fam])})")
+                         f"({', '.join(offered)})")
     return bot
 
 
