@@ -5,6 +5,8 @@ network for."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -84,3 +86,20 @@ def test_the_registry_says_which_games_it_cannot_play() -> None:
     assert "not 2-player ttr-europe-mega" in (cannot_play("learned", "ttr-europe", "mega", 2) or "")
     assert cannot_play("planner", "ttr-europe", "mega", 5) is None
     assert cannot_play("random", "trans-europa", None, 6) is None
+
+
+def test_a_base_install_without_the_rl_libraries_keeps_its_lobby() -> None:
+    """Without gymnasium (``pip install .`` alone) the learned bot is not offered and refused with the reason;
+    every other bot and game stays (the lobby must not lose Ticket to Ride because one bot cannot load)."""
+    code = (
+        "import sys; sys.modules['gymnasium'] = None\n"
+        "from tracklayer.bots import cannot_play\n"
+        "from tracklayer.server.catalog import catalog\n"
+        "games = {g['name']: g for g in catalog()['games']}\n"
+        "print('learned' in games['ttr-new-york']['bots'], 'planner' in games['ttr-new-york']['bots'])\n"
+        "print(cannot_play('learned', 'ttr-new-york', None, 2))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True).stdout
+    offered, reason = out.splitlines()
+    assert offered == "False True"
+    assert "the learned bot needs pip install 'tracklayer[rl]'" in reason

@@ -43,7 +43,10 @@ def _family(name: str, ttr: str, trans: str) -> Callable[[Any], Bot]:
 
 
 def _learned_limits(game: str, variant: str | None, players: int) -> str | None:
-    module: Any = importlib.import_module("tracklayer.rl.learned")  # by name, as _learned (layers)
+    try:
+        module: Any = importlib.import_module("tracklayer.rl.learned")  # by name, as _learned (layers)
+    except ImportError as exc:  # a base install: the learned bot needs the environments' libraries
+        return f"the learned bot needs pip install 'tracklayer[rl]' ({exc})"
     return module.cannot_play(game, variant, players)
 
 
