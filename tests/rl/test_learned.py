@@ -102,4 +102,4 @@ def test_a_base_install_without_the_rl_libraries_keeps_its_lobby() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True).stdout
     offered, reason = out.splitlines()
     assert offered == "False True"
-    assert "the learned bot needs pip install 'tracklayer[rl]'" in reason
+    assert reason.startswith("the learned bot cannot load here: ") and "pip install 'tracklayer[rl]'" in reason

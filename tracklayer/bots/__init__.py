@@ -46,7 +46,7 @@ def _learned_limits(game: str, variant: str | None, players: int) -> str | None:
     try:
         module: Any = importlib.import_module("tracklayer.rl.learned")  # by name, as _learned (layers)
     except ImportError as exc:  # a base install: the learned bot needs the environments' libraries
-        return f"the learned bot needs pip install 'tracklayer[rl]' ({exc})"
+        return f"the learned bot cannot load here: {exc}"
     return module.cannot_play(game, variant, players)
 
 
