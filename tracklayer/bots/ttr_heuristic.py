@@ -7,7 +7,8 @@ Playtesting of Contemporary Board Games" (FDG 2017), as far as the paper describ
   that lies on a shortest path of one of its tickets (each ticket planned on its own), otherwise
   draws cards for those paths; draws new tickets when its tickets are done, keeping the cheapest.
 * ``routes`` (route-focused): plans all its tickets together and claims the longest routes of the
-  plan first; never draws extra tickets and, once done, claims the longest routes it can afford.
+  plan first; never draws extra tickets and, once done, claims the longest routes it can afford
+  (``BOARD_PARAMS`` can make it share paths and draw tickets: Big Cities).
 * ``hungry`` (destination-hungry): keeps every ticket its wagons allow and draws more tickets
   whenever its plan is nearly complete; plays for ticket points.
 * ``longroute`` (long-route): keeps few tickets and goes for long routes (4+ wagons) for their
