@@ -7,7 +7,8 @@ Playtesting of Contemporary Board Games" (FDG 2017), as far as the paper describ
   that lies on a shortest path of one of its tickets (each ticket planned on its own), otherwise
   draws cards for those paths; draws new tickets when its tickets are done, keeping the cheapest.
 * ``routes`` (route-focused): plans all its tickets together and claims the longest routes of the
-  plan first; never draws extra tickets and, once done, claims the longest routes it can afford.
+  plan first; never draws extra tickets and, once done, claims the longest routes it can afford
+  (``BOARD_PARAMS`` can make it share paths and draw tickets: Big Cities).
 * ``hungry`` (destination-hungry): keeps every ticket its wagons allow and draws more tickets
   whenever its plan is nearly complete; plays for ticket points.
 * ``longroute`` (long-route): keeps few tickets and goes for long routes (4+ wagons) for their
@@ -36,6 +37,26 @@ from tracklayer.bots.ttr_common import GRAY, INF, Obs, Planner, card_needs, paym
 from tracklayer.ttr.trail import longest_trail
 
 STYLES = ("greedy", "routes", "hungry", "longroute", "planner")
+
+# Parameters that depend on the map: style -> (game, variant or None for every variant) -> {attribute: value}.
+# A bot reads the entry of the board it plays (the variant's own entry over the game's) when it first sees
+# it; everything else plays with the class defaults (tuned on Europe). Tuned on deals of their own seeds,
+# see docs/bots.md.
+BOARD_PARAMS: dict[str, dict[tuple[str, str | None], dict[str, float]]] = {
+    # New York's 15 taxis: keep both starting tickets more often (no slack asked beyond the turns the plan
+    # needs), price each claim turn more in paths (fewer, longer routes), block cheaper links of the
+    # opponent, try three ticket orders for the plan, and keep to the plan until the last round (claims
+    # for points alone, from 4 taxis on, end the short game before the tickets are done)
+    "planner": {
+        ("ttr-new-york", None): {"keep_margin": 0.0, "route_overhead": 0.8, "block_gain": 3.0, "plan_orders": 3,
+                                 "end_wagons": 2},
+    },
+    # Big Cities' tickets all join big cities: plan them as one network (their paths share track), keep a
+    # compact first plan (1.2 points a wagon) and draw more tickets once it is done while 8 wagons are left
+    "routes": {
+        ("ttr-europe", "big-cities"): {"shared_paths": True, "routes_wagon_cost": 1.2, "done_ticket_wagons": 8},
+    },
+}
 
 
 class Moves:
@@ -79,6 +100,8 @@ class HeuristicBot:
         self.name = style
         self._regular: dict[str, tuple[list[int], float]] = {}  # variant -> (sample of its regular tickets,
         #                                                          their mean points): see keep_long_step
+        self._board: tuple[str, str] | None = None  # the board whose BOARD_PARAMS this bot plays with ...
+        self._board_params: tuple[str, ...] = ()  # ... and the parameters they set
 
     # ------------------------------------------------------------------ entry
     def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Budget | None = None) -> Any:
@@ -89,6 +112,8 @@ class HeuristicBot:
         return self.decide(obs, moves, legal)
 
     def decide(self, obs: Obs, moves: Moves, legal: Sequence[Any]) -> Any:
+        if self._board != (obs.info.board.key, obs.variant):
+            self.use_board(obs.info.board.key, obs.variant)
         phase = obs.phase
         if phase in ("initial", "keep"):
             return self.keep(obs, moves)
@@ -98,6 +123,19 @@ class HeuristicBot:
             plan = self.plan(obs)
             return self.draw(obs, moves, plan, second=True)
         return self.main(obs, moves, legal)
+
+    def use_board(self, game: str, variant: str) -> None:
+        """Play with the style's BOARD_PARAMS for this board: the game's entry, then the variant's over it."""
+        for name in self._board_params:
+            delattr(self, name)  # back to the class defaults
+        table = BOARD_PARAMS.get(self.style, {})
+        params = {**table.get((game, None), {}), **table.get((game, variant), {})}
+        for name, value in params.items():
+            if not hasattr(type(self), name):
+                raise AttributeError(f"BOARD_PARAMS: {self.style} has no parameter {name!r}")
+            setattr(self, name, value)
+        self._board_params = tuple(params)
+        self._board = (game, variant)
 
     # ------------------------------------------------------------------ planning
     long_bias = 0.3  # planner: path costs favour long routes (more points per wagon)
@@ -126,6 +164,10 @@ class HeuristicBot:
     express_weight = 0.5  # weight of European Express gains in mid-game point claims (1 when finishing)
     short_route = 3  # mid-game, with wagons to spare, point claims skip routes shorter than this
     attraction_weight = 1.0  # a claim's points count each tourist attraction it is the first to touch this much
+    end_wagons = 4  # planner: once a player has this few wagons, claims turn cards into points (the endgame)
+    routes_wagon_cost = 0.5  # routes: points a planned wagon costs when judging tickets (compact plans)
+    shared_paths = False  # routes: plans its tickets as one network (paths reuse each other) instead of one by one
+    done_ticket_wagons = 0  # routes: draws tickets once its plan is done with at least this many wagons (0: never)
 
     def turns_left(self, obs: Obs) -> float:
         """My turns left: the planner also counts how fast opponents' hands could end the game."""
@@ -144,8 +186,8 @@ class HeuristicBot:
         tickets = obs.tickets if tickets is None else tickets
         style = self.style
         if style != "planner":
-            # the playtesting agents path each ticket on its own (shortest path, no shared network)
-            return pl.plan(tickets, steiner=False, allow_borrow=False)
+            # the playtesting agents path each ticket on its own (shortest path; routes may share paths by board)
+            return pl.plan(tickets, steiner=self.shared_paths, allow_borrow=False)
         plan = pl.plan(tickets, orders=self.plan_orders)
         if style == "planner" and plan.planned and obs.phase not in ("initial", "keep"):
             # out of time: give up the tickets that cost most per point, so the cards go to the rest
@@ -183,12 +225,12 @@ class HeuristicBot:
                 value = -len(new) * 100 + sum(info.ticket_points[t] for t in new)
             else:
                 allt = obs.tickets + new
-                plan = pl.plan(allt, steiner=style == "planner", allow_borrow=style == "planner",
+                plan = pl.plan(allt, steiner=style == "planner" or self.shared_paths, allow_borrow=style == "planner",
                                orders=self.plan_orders if style == "planner" else 1)
                 good = set(plan.done) | set(plan.planned)
                 value = sum(info.ticket_points[t] * (1 if t in good else -1) for t in allt)
                 if style == "routes":
-                    value -= 0.5 * plan.wagons  # prefers compact plans
+                    value -= self.routes_wagon_cost * plan.wagons  # prefers compact plans
                 elif style == "planner":
                     value += self._feasibility(obs, plan, new, turns) - self.keep_wagon_cost * plan.wagons
             if value > best_value:
@@ -282,9 +324,12 @@ class HeuristicBot:
         return pen
 
     def want_tickets(self, obs: Obs, plan: Any) -> bool:
+        me = obs.seat
+        if self.style == "routes" and self.done_ticket_wagons > 0:
+            return (obs.ticket_deck > 0 and not plan.routes and not plan.borrow
+                    and obs.wagons[me] >= self.done_ticket_wagons and not obs.final_round)
         if obs.ticket_deck == 0 or self.style in ("routes", "longroute"):
             return False
-        me = obs.seat
         if self.style == "greedy":
             return not plan.routes and not plan.borrow and obs.wagons[me] >= 6
         if self.style == "hungry":
@@ -308,7 +353,7 @@ class HeuristicBot:
         plan = self.plan(obs)
         targets = plan.routes
         style = self.style
-        end_near = obs.final_round or min(obs.wagons) <= 4
+        end_near = obs.final_round or min(obs.wagons) <= self.end_wagons
 
         if end_near and style == "planner":
             act = self.best_points_claim(obs, moves, plan, finishing=True)
@@ -627,9 +672,11 @@ class HeuristicBot:
         best = max(face, key=lambda c: weight[c], default=None)
         if best is not None and weight[best] > 0:
             return moves.draws[best]
-        if not second and loco in moves.draws and self.style in ("planner", "hungry"):
+        if not second and loco in moves.draws and self.style in ("planner", "hungry", "routes"):
+            # a ferry of the plan needs locomotives: blind draws find one in 8 cards, so take it face up
+            # (routes does only that; hungry also when its plan lacks many cards)
             need = sum(deficit) + gray_def + max(0, ferry - hand[loco])
-            threshold = self.planner_loco_need if self.style == "planner" else self.loco_need
+            threshold = {"planner": self.planner_loco_need, "hungry": self.loco_need}.get(self.style, INF)
             if ferry > hand[loco] or need >= threshold:
                 return moves.draws[loco]
         if None in moves.draws:
