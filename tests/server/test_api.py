@@ -120,7 +120,7 @@ def test_play_against_the_learned_bot(server: Server) -> None:
         s = c.my_turn()
         c.move(s["legal"][-1])
         s = c.wait_state(lambda st: st["moves"] >= 2 and bool(st.get("legal")))  # the bot chose its tickets
-        assert s["view"]["current_player"] == 0 and s["view"]["players"][1]["tickets"] >= 2
+        assert s["view"]["current_player"] == 0 and s["view"]["players"][1]["tickets"] >= 1  # kept 1 or 2
     finally:
         c.close()
 
