@@ -63,7 +63,7 @@ def test_pool_moves_come_from_another_process_and_match_the_bot() -> None:
         try:
             # (the New York position is one where mcts searches: its time-capped budget must not change that)
             for g, name in ((_position("ttr-europe"), "planner"), (_position("trans-europa"), "greedy"),
-                            (_position("ttr-new-york", 2, 9, "planner", 3), "mcts")):
+                            (_position("ttr-new-york", 2, 11, "planner", 3), "mcts")):
                 seat = g.current_player
                 view, legal = g.view(seat), g.legal_actions()
                 choice = await pool.choose(name, 1234, view, legal)

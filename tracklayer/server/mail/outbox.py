@@ -200,7 +200,8 @@ class Outbox:
                 continue  # more may be due (a row whose outcome could not be noted waits for the next look)
             wait = self.poll if later is None else min(self.poll, max(0.0, later - time.time()))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
+                async with asyncio.timeout(wait):  # not wait_for: see tests/server/test_lease_close.py
+                    await self._wake.wait()
 
     async def _attempt(self, row: Any) -> bool:
         """Send a row and note what became of it; False if that could not be noted."""
