@@ -70,9 +70,11 @@ def _key(game: str, variant: str) -> str:
     return game if variant in ("", "classic") or game != "ttr-europe" else f"{game}-{variant}"
 
 
-def available() -> list[str]:
-    """The games (``map`` or ``map-variant``, 2 players) that have trained weights."""
-    return sorted(p.stem.removeprefix("learned-") for p in DATA.glob("learned-*.npz"))
+@cache
+def available() -> tuple[str, ...]:
+    """The games (``map`` or ``map-variant``, 2 players) that have trained weights: read once, since the
+    weights ship with the package and every seat check and every move of the bot asks."""
+    return tuple(sorted(p.stem.removeprefix("learned-") for p in DATA.glob("learned-*.npz")))
 
 
 @cache
@@ -110,12 +112,11 @@ class LearnedBot:
         refusal = cannot_play(game, variant, n)
         if refusal is not None:
             raise TracklayerError(refusal)
-        key = _key(game, variant)
         if len(legal) == 1:
             return legal[0]
         codec = _codec(game, variant, n)
         indices = [encode_from_view(codec, view, a) for a in legal]
-        choice = _model(key).best(codec.observe(view), indices)
+        choice = _model(_key(game, variant)).best(codec.observe(view), indices)
         return legal[indices.index(choice)]
 
 
