@@ -15,7 +15,7 @@ import pytest
 import tracklayer
 from tracklayer.bots import cannot_play, make_bot, play_game
 from tracklayer.core.errors import TracklayerError
-from tracklayer.rl.learned import LearnedPolicy, _codec, available, encode_from_view, save_weights
+from tracklayer.rl.learned import LearnedPolicy, _codec, available, save_weights
 from tracklayer.rl.ttr_codec import ttr_codec
 
 
@@ -35,7 +35,7 @@ def test_the_view_gives_the_environments_observation_and_indices(name: str) -> N
             seat = game.current_player
             legal = game.legal_actions()
             view = game.view(seat)
-            assert [encode_from_view(view_codec, view, a) for a in legal] == [env_codec.encode(game, a) for a in legal]
+            assert [view_codec.encode_view(view, a) for a in legal] == [env_codec.encode(game, a) for a in legal]
             assert np.array_equal(view_codec.observe(view), env_codec.observe_game(game, seat))
             game.apply(legal[rnd.randrange(len(legal))])
 

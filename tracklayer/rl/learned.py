@@ -115,17 +115,6 @@ class LearnedBot:
         if len(legal) == 1:
             return legal[0]
         codec = _codec(game, variant, n)
-        indices = [encode_from_view(codec, view, a) for a in legal]
+        indices = [codec.encode_view(view, a) for a in legal]
         choice = _model(_key(game, variant)).best(codec.observe(view), indices)
         return legal[indices.index(choice)]
-
-
-def encode_from_view(codec: TTRCodec, view: dict[str, Any], action: Any) -> int:
-    """``codec.encode`` with what the seat's view shows: a ticket choice is a bitmask over its own offer."""
-    i = codec._index.get(action.key)
-    if i is not None:
-        return int(i)
-    by_id = codec.board.ticket_by_id
-    offer = [by_id[t["id"].lower()] for t in view["offer"]]
-    bits = sum(1 << offer.index(t) for t in action.tickets)
-    return int(codec._keep_first + bits)

@@ -25,7 +25,7 @@ import numpy as np
 from tracklayer.core.action import Action
 from tracklayer.rl.ttr_arrays import TTRArrays
 from tracklayer.ttr.actions import NONE, KeepTickets
-from tracklayer.ttr.board import GRAY, Board, Variant
+from tracklayer.ttr.board import GRAY, Board, Ticket, Variant
 from tracklayer.ttr.rules import TUNNEL_REVEAL
 
 if TYPE_CHECKING:
@@ -200,8 +200,19 @@ class TTRCodec:
         i = self._index.get(action.key)
         if i is not None:
             return i
+        return self._encode_keep(action, game.state.offers[game.state.current])
+
+    def encode_view(self, view: dict[str, Any], action: Action) -> int:
+        """``encode`` from a seat's view: a player outside the engine sees its own offer, not the game."""
+        i = self._index.get(action.key)
+        if i is not None:
+            return i
+        by_id = self.board.ticket_by_id
+        return self._encode_keep(action, [by_id[t["id"].lower()] for t in view.get("offer") or ()])
+
+    def _encode_keep(self, action: Action, offer: Sequence[Ticket]) -> int:
+        """A ticket choice is a bitmask over the offer's positions."""
         if isinstance(action, KeepTickets):
-            offer = game.state.offers[game.state.current]
             try:
                 bits = sum(1 << offer.index(t) for t in action.tickets)
             except ValueError:
