@@ -8,7 +8,7 @@ the middle (the game goes on from the reloaded copy); and at the end the state a
 Each build writes one SHA-256 per game, and the two lists must be equal.
 
     python benchmarks/differential.py                   # 10,000 games, both builds side by side
-    python benchmarks/differential.py --games 200       # what tests/test_native.py runs
+    python benchmarks/differential.py --games 200       # what tests/test_native.py runs, in two halves
     python benchmarks/differential.py --trace CASE SEED # one game's transcript, to diff by hand
 
 The cases cover every map and variant, 2 to 6 players, and Trans with one, several and per-round

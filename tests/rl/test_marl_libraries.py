@@ -40,7 +40,7 @@ def test_torchrl_pettingzoo_wrapper_plays_whole_episodes(module: object, observa
 
     env = PettingZooWrapper(env=module.parallel_env(observation=observation),  # type: ignore[attr-defined]
                             use_mask=True, categorical_actions=True, seed=0)
-    for _ in range(2):
+    for _ in range(2 if module is ttr_new_york_v1 else 1):  # two: the wrapper resets a finished game
         rollout = env.rollout(3000, break_when_any_done=True)
         assert rollout["next", "done"][-1].all(), "the episode ends"
         assert len(rollout) > 20

@@ -345,20 +345,25 @@ def test_on_a_phone(web_server: Server, browser: Any, tmp_path: Path, shots: Pat
         page.context.close()
 
 
-@pytest.mark.parametrize(("width", "height"), [(1366, 768), (1920, 1080)])
+DESKTOPS = [(1366, 768), (1920, 1080)]
+
+
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
-def test_screens(web_server: Server, browser: Any, shots: Path, width: int, height: int, locale: str) -> None:
-    """The page at desktop sizes: nothing wider than the window, the side column inside it."""
-    page = new_page(browser, locale, width, height)
+def test_screens(web_server: Server, browser: Any, shots: Path, locale: str) -> None:
+    """The page at desktop sizes (one game entered, the window resized): nothing wider than the window,
+    the side column inside it."""
+    page = new_page(browser, locale, *DESKTOPS[0])
     try:
         europe_game(page, web_server.base)
-        settle(page)
-        page.wait_for_selector("#sc-breakdown .scores")
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
-        right = page.evaluate("() => Math.max(...[...document.querySelectorAll('.sc-side > *, .sc-setup')]"
-                              ".map(e => e.getBoundingClientRect().right))")
-        assert right <= width
-        page.screenshot(path=str(shots / f"score-{width}-{locale[:2]}.png"))
+        for width, height in DESKTOPS:
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            page.wait_for_selector("#sc-breakdown .scores")
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            right = page.evaluate("() => Math.max(...[...document.querySelectorAll('.sc-side > *, .sc-setup')]"
+                                  ".map(e => e.getBoundingClientRect().right))")
+            assert right <= width
+            page.screenshot(path=str(shots / f"score-{width}-{locale[:2]}.png"))
         assert not page.errors, page.errors
     finally:
         page.context.close()
@@ -535,25 +540,29 @@ def test_card_16_two_cities_of_a_colour(web_server: Server, browser: Any, tmp_pa
         page.context.close()
 
 
-@pytest.mark.parametrize(("width", "height"), [(1366, 768), (1920, 1080), (390, 844)])
+@pytest.mark.parametrize("sizes", [DESKTOPS, [(390, 844)]], ids=["desktop", "phone"])
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
-def test_card_16_screens(web_server: Server, browser: Any, shots: Path, width: int, height: int, locale: str) -> None:
+def test_card_16_screens(web_server: Server, browser: Any, shots: Path, sizes: list[tuple[int, int]],
+                         locale: str) -> None:
     """The card 16 picker and breakdown at three sizes, in English and German: nothing wider than the
     window, a phone's touch targets 44 px, the page's own refusal in German on the German page."""
-    page = new_page(browser, locale, width, height, mobile=width < 500)
+    phone = sizes[0][0] < 500
+    page = new_page(browser, locale, *sizes[0], mobile=phone)
     try:
         card16_round(page, web_server.base)
-        settle(page)
-        page.wait_for_selector("#sc-breakdown .scores")
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
-        assert page.locator("#sc-entry select[data-row='1']").count() == 1
-        if width < 500:
-            small = page.evaluate("""() => [...document.querySelectorAll('#sc-entry button, #sc-entry select')]
-                .map(e => [e.className, e.getBoundingClientRect().height, e.getBoundingClientRect().width])
-                .filter(([, hgt, wid]) => hgt < 43.5 || wid < 43.5)""")
-            assert small == [], small
-        page.locator("#sc-entry").scroll_into_view_if_needed()
-        page.screenshot(path=str(shots / f"score-card16-{width}-{locale[:2]}.png"), full_page=width < 500)
+        for width, height in sizes:
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            page.wait_for_selector("#sc-breakdown .scores")
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            assert page.locator("#sc-entry select[data-row='1']").count() == 1
+            if phone:
+                small = page.evaluate("""() => [...document.querySelectorAll('#sc-entry button, #sc-entry select')]
+                    .map(e => [e.className, e.getBoundingClientRect().height, e.getBoundingClientRect().width])
+                    .filter(([, hgt, wid]) => hgt < 43.5 || wid < 43.5)""")
+                assert small == [], small
+            page.locator("#sc-entry").scroll_into_view_if_needed()
+            page.screenshot(path=str(shots / f"score-card16-{width}-{locale[:2]}.png"), full_page=phone)
         page.uncheck('.sc-specials input[data-card="16"]')
         page.wait_for_selector("#sc-error li")
         text = page.inner_text("#sc-error")
@@ -561,8 +570,10 @@ def test_card_16_screens(web_server: Server, browser: Any, shots: Path, width: i
             assert "Ann hat 2 Städte der Farbe pink (Madrid und Barcelona)" in text and "holds" not in text
         else:
             assert "Ann holds 2 cities of colour pink" in text
-        page.locator("#sc-result").scroll_into_view_if_needed()
-        page.screenshot(path=str(shots / f"score-card16-refused-{width}-{locale[:2]}.png"), full_page=width < 500)
+        for width, height in sizes:
+            page.set_viewport_size({"width": width, "height": height})
+            page.locator("#sc-result").scroll_into_view_if_needed()
+            page.screenshot(path=str(shots / f"score-card16-refused-{width}-{locale[:2]}.png"), full_page=phone)
         assert not page.errors, page.errors
     finally:
         page.context.close()

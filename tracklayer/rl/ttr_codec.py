@@ -25,7 +25,7 @@ import numpy as np
 from tracklayer.core.action import Action
 from tracklayer.rl.ttr_arrays import TTRArrays
 from tracklayer.ttr.actions import NONE, KeepTickets
-from tracklayer.ttr.board import GRAY, Board, Ticket, Variant
+from tracklayer.ttr.board import GRAY, Board, Variant
 from tracklayer.ttr.rules import TUNNEL_REVEAL
 
 if TYPE_CHECKING:
@@ -210,7 +210,7 @@ class TTRCodec:
         by_id = self.board.ticket_by_id
         return self._encode_keep(action, [by_id[t["id"].lower()] for t in view.get("offer") or ()])
 
-    def _encode_keep(self, action: Action, offer: Sequence[Ticket]) -> int:
+    def _encode_keep(self, action: Action, offer: Sequence[int]) -> int:
         """A ticket choice is a bitmask over the offer's positions."""
         if isinstance(action, KeepTickets):
             try:

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 from tracklayer.server.accounts.limiter import LOGIN_FAILS_PER_NAME, LOGIN_PER_ADDRESS, LOGIN_WINDOW, LoginLimiter
 from tracklayer.server.accounts.names import (
-    _DUMMY_HASH,
     PASSWORD_MAX,
     PASSWORD_MIN,
     USERNAME_MAX,
@@ -49,6 +48,7 @@ from tracklayer.server.accounts.names import (
     hasher,
     username_key,
     username_skeleton,
+    verify_password,
 )
 from tracklayer.server.accounts.ratings import final_ranks, ordinal
 from tracklayer.server.accounts.service import COOKIE, CSRF_HEADER, Accounts, _same_origin
@@ -77,8 +77,8 @@ from tracklayer.server.accounts.tables import (
 __all__ = [
     "COOKIE", "CSRF_HEADER", "FAMILIES", "LOGIN_FAILS_PER_NAME", "LOGIN_PER_ADDRESS", "LOGIN_WINDOW", "PASSWORD_MAX",
     "PASSWORD_MIN", "SESSION_SECONDS", "SKELETON_MAX", "SWEEP_BATCH", "SWEEP_EVERY", "SWEEP_GRACE", "SWEEP_SKIP_MAX",
-    "USERNAME_MAX", "USERNAME_MIN", "_DUMMY_HASH", "AccountStore", "Accounts", "LoginLimiter", "_same_origin",
+    "USERNAME_MAX", "USERNAME_MIN", "AccountStore", "Accounts", "LoginLimiter", "_same_origin",
     "_sid_hash", "account_games", "accounts", "check_password", "check_username", "family_of", "final_ranks", "hasher",
     "login_limits", "metadata", "ordinal", "rate_stored", "rate_unrated", "rated_games", "rating_history", "ratings",
-    "sessions", "username_key", "username_skeleton", "with_seat_flags",
+    "sessions", "username_key", "username_skeleton", "verify_password", "with_seat_flags",
 ]

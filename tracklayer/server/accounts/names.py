@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from functools import cache
 from typing import Any
 
 import icu
 from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import HTTPException
 
 from tracklayer.server.guard import clean_name
@@ -19,7 +21,22 @@ PASSWORD_MIN, PASSWORD_MAX = 8, 256  # characters; the maximum bounds the work o
 _USERNAME_CHARS = re.compile(r"^[\w.-]+$")
 
 hasher = PasswordHasher()
-_DUMMY_HASH = hasher.hash("not a password of anybody")  # unknown names cost a verify too (no timing oracle)
+
+
+@cache
+def _dummy_hash() -> str:
+    """Made on first use: a hash costs as much as a login, and most processes never see an unknown name."""
+    return hasher.hash("not a password of anybody")
+
+
+def verify_password(stored: str | None, password: str) -> bool:
+    """Whether ``password`` is the one ``stored`` was made from. An unknown name (``None``) costs a verify
+    too, so the time of the answer does not tell which names exist."""
+    try:
+        hasher.verify(stored or _dummy_hash(), password)
+    except (VerificationError, InvalidHashError):
+        return False
+    return stored is not None
 
 
 def username_key(name: str) -> str:

@@ -5,13 +5,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse
 
 from tracklayer.server import responses
 from tracklayer.server.accounts import (
-    _DUMMY_HASH,
     COOKIE,
     PASSWORD_MAX,
     _same_origin,
@@ -19,6 +17,7 @@ from tracklayer.server.accounts import (
     check_username,
     hasher,
     username_key,
+    verify_password,
 )
 from tracklayer.server.deps import AccountsDep, StaticDep
 from tracklayer.server.guard import SafeJSONResponse, shown
@@ -69,12 +68,8 @@ async def login(body: Credentials, request: Request, response: Response, acct: A
     key = username_key(name.strip()) if name.isprintable() else "?"
     await asyncio.to_thread(acct.limiter.check, client_address(request), key)
     found = await asyncio.to_thread(acct.store.find_account, name.strip())
-    try:
-        await asyncio.to_thread(hasher.verify, found.password_hash if found else _DUMMY_HASH, password)
-        ok = found is not None
-    except (VerificationError, InvalidHashError):
-        ok = False
-    if not ok:
+    ok = await asyncio.to_thread(verify_password, found.password_hash if found else None, password)
+    if not ok or found is None:
         raise HTTPException(401, "wrong username or password")
     await asyncio.to_thread(acct.limiter.succeeded, key)
     if hasher.check_needs_rehash(found.password_hash):  # parameters changed since it was made
