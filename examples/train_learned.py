@@ -16,6 +16,10 @@ The weights are saved as float16 ``.npz`` (``tracklayer/bots/data/learned-<map>.
 ``tracklayer.rl.learned`` with numpy alone: playing needs no torch.
 
     python examples/train_learned.py --game ttr-new-york --games 3000 --dagger 2 --epochs 8   # the shipped network
+
+``--eval N`` prints the learning curve: after imitation and after each DAgger round, the network plays
+N games against each bot of ``--eval-against`` (seats alternating, deals from a seed range no training
+game uses) and the win rate is printed with its 95 % Wilson interval.
 """
 
 from __future__ import annotations
@@ -30,10 +34,12 @@ import numpy as np
 
 import tracklayer
 from tracklayer.bots import make_bot
+from tracklayer.lab.stats import wilson
 from tracklayer.rl.learned import LearnedPolicy, save_weights
 from tracklayer.rl.ttr_codec import ttr_codec
 
 LEAGUE = ("greedy", "routes", "planner")
+EVAL_SEEDS = 50_000_000  # offset of the evaluation deals: far from every collection round's seeds
 
 
 def collect(game_name: str, games: int, seed: int, policy: LearnedPolicy | None, beta: float,
@@ -68,6 +74,41 @@ def collect(game_name: str, games: int, seed: int, policy: LearnedPolicy | None,
                     label = legal[indices.index(policy.best(obs, indices))]
             game.apply(label)
     return np.stack(obs_rows), legal_rows, np.asarray(labels, dtype=np.int64)
+
+
+def evaluate(game_name: str, variant: str | None, policy: LearnedPolicy, against: str, games: int,
+             seed: int) -> float:
+    """Share of ``games`` 2-player games the network wins against the bot ``against`` (a shared first
+    place counts half), the network in seat 0 and 1 by turns."""
+    won = 0.0
+    for g in range(games):
+        game = tracklayer.new_game(game_name, 2, seed=seed + g, variant=variant)
+        codec = ttr_codec(game)
+        learner = g % 2
+        opponent = make_bot(against, seed + g)
+        while not game.is_over:
+            seat = game.current_player
+            legal = game.legal_actions()
+            if seat != learner:
+                game.apply(opponent.choose(game.view(seat, log_tail=0), legal))
+            elif len(legal) == 1:
+                game.apply(legal[0])
+            else:
+                indices, _ = codec.legal(game)
+                game.apply(legal[indices.index(policy.best(codec.observe_game(game, seat), indices))])
+        ranks = [p["rank"] for p in game.result()["players"]]
+        if ranks[learner] == 1:
+            won += 1.0 if ranks.count(1) == 1 else 0.5
+    return won / games
+
+
+def report(stage: str, args: argparse.Namespace, weights: dict[str, np.ndarray]) -> None:
+    """One point of the learning curve: the network after ``stage`` against each evaluation bot."""
+    policy = LearnedPolicy(weights)
+    for k, against in enumerate(args.eval_against.split(",")):
+        share = evaluate(args.game, args.variant, policy, against, args.eval, args.seed + EVAL_SEEDS + k * args.eval)
+        lo, hi = wilson(share * args.eval, args.eval)
+        print(f"curve: {stage}: {share:.1%} ({lo:.0%}–{hi:.0%}) of {args.eval} games against {against}", flush=True)
 
 
 def train(obs: np.ndarray, legal: list[np.ndarray], labels: np.ndarray, n_actions: int, hidden: int,
@@ -124,6 +165,8 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--seed", type=int, default=1_000_000)
     parser.add_argument("--out", default="tracklayer/bots/data")
+    parser.add_argument("--eval", type=int, default=0, help="games per evaluation bot after each stage (0: none)")
+    parser.add_argument("--eval-against", default="greedy,planner", help="the evaluation bots, comma-separated")
     args = parser.parse_args()
     probe = tracklayer.new_game(args.game, 2, seed=0, variant=args.variant)
     n_actions = ttr_codec(probe).n_actions
@@ -131,6 +174,8 @@ def main() -> None:
     obs, legal, labels = collect(args.game, args.games, args.seed, None, 1.0, args.variant)
     print(f"imitation: {len(labels)} planner decisions from {args.games} games ({time.process_time() - t0:.0f} s CPU)")
     weights = train(obs, legal, labels, n_actions, args.hidden, args.epochs, args.seed, args.batch)
+    if args.eval:
+        report("imitation", args, weights)
     for r in range(args.dagger):
         policy = LearnedPolicy(weights)
         more = collect(args.game, args.games, args.seed + 100_000 * (r + 1), policy, 0.0, args.variant)
@@ -140,6 +185,8 @@ def main() -> None:
         print(f"DAgger round {r + 1}: {len(more[2])} positions of the network's own games, {len(labels)} in all "
               f"({time.process_time() - t0:.0f} s CPU)")
         weights = train(obs, legal, labels, n_actions, args.hidden, args.epochs, args.seed + r + 1, args.batch)
+        if args.eval:
+            report(f"DAgger round {r + 1}", args, weights)
     name = args.game if args.variant in (None, "classic") else f"{args.game}-{args.variant}"
     path = Path(args.out) / f"learned-{name}.npz"
     meta: dict[str, Any] = {"game": args.game, "variant": args.variant or "", "players": 2,

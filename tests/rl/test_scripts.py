@@ -42,8 +42,11 @@ def test_learned_bot_recipe_smoke(tmp_path: Path) -> None:
     """The learned bot's recipe end to end on a few games: imitation, a DAgger round, saved weights that play."""
     pytest.importorskip("torch")
     out = run("examples/train_learned.py", "--game", "ttr-new-york", "--games", "6", "--dagger", "1", "--epochs", "1",
-              "--hidden", "16", "--out", str(tmp_path))
+              "--hidden", "16", "--out", str(tmp_path), "--eval", "2", "--eval-against", "random")
     assert "imitation:" in out and "DAgger round 1:" in out and "held-out agreement" in out
+    curve = [line for line in out.splitlines() if line.startswith("curve: ")]  # the learning curve, per stage
+    assert [line.split(":")[1].strip() for line in curve] == ["imitation", "DAgger round 1"]
+    assert all("of 2 games against random" in line for line in curve)
     from tracklayer.rl.learned import LearnedPolicy
 
     policy = LearnedPolicy.load(tmp_path / "learned-ttr-new-york.npz")
