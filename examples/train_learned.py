@@ -12,10 +12,21 @@ index; the bot plays the legal action with the highest score. Training has two s
    collected so far. A cloned policy drifts into positions its teacher never reaches; these rounds
    teach it what to do there.
 
+3. **Learning from results** (``--reinforce N``): the network plays against ``--against`` with moves
+   sampled from its softmax over the legal actions; after each batch of games every move it made is
+   reinforced by the game's result (1 a win, ½ a shared first place, 0 a loss) less a running average
+   (REINFORCE with a baseline), with a KL penalty that keeps it near the network it started from.
+   This is what takes it past its teacher: the imitation stages can only copy the planner.
+
 The weights are saved as float16 ``.npz`` (``tracklayer/bots/data/learned-<map>.npz``), read by
 ``tracklayer.rl.learned`` with numpy alone: playing needs no torch.
 
-    python examples/train_learned.py --game ttr-new-york --games 3000 --dagger 2 --epochs 8   # the shipped network
+    # the shipped New York network: imitation and two DAgger rounds (the planner before New York's own
+    # parameters taught it) ...
+    git show e68906c:tracklayer/bots/data/learned-ttr-new-york.npz > imitation.npz
+    python examples/train_learned.py --game ttr-new-york --games 3000 --dagger 2 --epochs 8   # how it was made
+    # ... then 900 batches of 64 games against today's planner, learning from the results
+    python examples/train_learned.py --game ttr-new-york --start imitation.npz --reinforce 900
 
 ``--eval N`` prints the learning curve: after imitation and after each DAgger round, the network plays
 N games against each bot of ``--eval-against`` (seats alternating, deals from a seed range no training
@@ -40,6 +51,7 @@ from tracklayer.rl.ttr_codec import ttr_codec
 
 LEAGUE = ("greedy", "routes", "planner")
 EVAL_SEEDS = 50_000_000  # offset of the evaluation deals: far from every collection round's seeds
+REINFORCE_SEEDS = 69_000_000  # offset of the deals of the results stage (70,000,000 and up by default)
 
 
 def collect(game_name: str, games: int, seed: int, policy: LearnedPolicy | None, beta: float,
@@ -111,6 +123,91 @@ def report(stage: str, args: argparse.Namespace, weights: dict[str, np.ndarray])
         print(f"curve: {stage}: {share:.1%} ({lo:.0%}–{hi:.0%}) of {args.eval} games against {against}", flush=True)
 
 
+def reinforce(args: argparse.Namespace, weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``args.reinforce`` batches of ``args.batch_games`` games against ``args.against``, each followed by
+    one policy-gradient step (see the module doc). Deterministic: one torch thread, seeded deals and
+    move sampling."""
+    import torch
+
+    torch.set_num_threads(1)  # the sums' order, hence the weights, do not depend on the machine's cores
+    start = LearnedPolicy(weights)
+    linears = [torch.nn.Linear(w.shape[0], w.shape[1]) for w, _ in start.layers]
+    for m, (w, b) in zip(linears, start.layers, strict=True):
+        m.weight.data = torch.from_numpy(w.T.copy())
+        m.bias.data = torch.from_numpy(b.copy())
+    net = torch.nn.Sequential(*[part for i, m in enumerate(linears)
+                                for part in ([m, torch.nn.ReLU()] if i < len(linears) - 1 else [m])])
+    opt = torch.optim.Adam(net.parameters(), lr=args.reinforce_lr)
+
+    def current() -> dict[str, np.ndarray]:
+        return {f"{kind}{i}": (m.weight.detach().numpy().T.copy() if kind == "w" else m.bias.detach().numpy().copy())
+                for i, m in enumerate(linears) for kind in ("w", "b")}
+
+    rng = np.random.default_rng(args.reinforce_seed)
+    against = args.against.split(",")
+    baseline = 0.5
+    t0 = time.process_time()
+    for it in range(args.reinforce):
+        policy = LearnedPolicy(current())
+        obs_rows: list[np.ndarray] = []
+        legal_rows: list[np.ndarray] = []
+        picks: list[int] = []
+        results: list[float] = []
+        for g in range(args.batch_games):
+            seed = args.seed + REINFORCE_SEEDS + it * args.batch_games + g
+            game = tracklayer.new_game(args.game, 2, seed=seed, variant=args.variant)
+            codec = ttr_codec(game)
+            learner = g % 2
+            opponent = make_bot(against[g // 2 % len(against)], seed)
+            made = 0
+            while not game.is_over:
+                seat = game.current_player
+                legal = game.legal_actions()
+                if seat != learner:
+                    game.apply(opponent.choose(game.view(seat, log_tail=0), legal))
+                    continue
+                if len(legal) == 1:
+                    game.apply(legal[0])
+                    continue
+                indices, _ = codec.legal(game)
+                obs = codec.observe_game(game, seat)
+                scores = policy.scores(obs)[np.asarray(indices)]
+                p = np.exp(scores - scores.max())
+                k = int(rng.choice(len(indices), p=p / p.sum()))
+                obs_rows.append(obs.astype(np.float32))
+                legal_rows.append(np.asarray(indices))
+                picks.append(k)
+                made += 1
+                game.apply(legal[k])
+            ranks = [q["rank"] for q in game.result()["players"]]
+            won = (1.0 if ranks.count(1) == 1 else 0.5) if ranks[learner] == 1 else 0.0
+            results += [won] * made
+        result = np.asarray(results, dtype=np.float32)
+        advantage = torch.from_numpy(result - baseline)
+        baseline = 0.9 * baseline + 0.1 * float(result.mean())
+        x = torch.from_numpy(np.stack(obs_rows))
+        logits = net(x)
+        mask = torch.zeros_like(logits, dtype=torch.bool)
+        for j, idx in enumerate(legal_rows):
+            mask[j, torch.from_numpy(idx)] = True
+        logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), 1)
+        chosen = torch.tensor([int(legal_rows[j][picks[j]]) for j in range(len(picks))])
+        with torch.no_grad():
+            ref_scores = torch.from_numpy(np.stack([start.scores(o) for o in obs_rows]))
+            ref = torch.softmax(ref_scores.masked_fill(~mask, -1e9), 1)
+        kl = (ref * (torch.log(ref + 1e-12) - logp)).masked_fill(~mask, 0).sum(1).mean()
+        loss = -(advantage * logp[torch.arange(len(picks)), chosen]).mean() + args.reinforce_kl * kl
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if it % 50 == 0:
+            print(f"  batch {it}: learner's results {float(result.mean()):.2f}, "
+                  f"KL to the start {float(kl.detach()):.3f} ({time.process_time() - t0:.0f} s CPU)", flush=True)
+        if args.eval and (it + 1) % args.eval_every == 0:
+            report(f"reinforce {it + 1}", args, current())
+    return current()
+
+
 def train(obs: np.ndarray, legal: list[np.ndarray], labels: np.ndarray, n_actions: int, hidden: int,
           epochs: int, seed: int, batch: int = 256) -> dict[str, np.ndarray]:
     """Cross-entropy of the planner's index among the legal ones (torch, CPU)."""
@@ -167,7 +264,37 @@ def main() -> None:
     parser.add_argument("--out", default="tracklayer/bots/data")
     parser.add_argument("--eval", type=int, default=0, help="games per evaluation bot after each stage (0: none)")
     parser.add_argument("--eval-against", default="greedy,planner", help="the evaluation bots, comma-separated")
+    parser.add_argument("--start", type=Path, help="begin from these weights instead of imitation and DAgger")
+    parser.add_argument("--reinforce", type=int, default=0, help="batches of the results stage (0: none)")
+    parser.add_argument("--batch-games", type=int, default=64, help="games per batch of the results stage")
+    parser.add_argument("--against", default="planner", help="the results stage's opponents, comma-separated")
+    parser.add_argument("--reinforce-lr", type=float, default=5e-4)
+    parser.add_argument("--reinforce-kl", type=float, default=0.02, help="weight of the KL penalty to the start")
+    parser.add_argument("--reinforce-seed", type=int, default=0, help="seed of the move sampling")
+    parser.add_argument("--eval-every", type=int, default=100, help="results-stage batches between evaluations")
     args = parser.parse_args()
+    t0 = time.process_time()
+    if args.start:
+        start = LearnedPolicy.load(args.start)
+        weights = {f"{kind}{i}": (w if kind == "w" else b)
+                   for i, (w, b) in enumerate(start.layers) for kind in ("w", "b")}
+        meta: dict[str, Any] = dict(start.meta)
+    else:
+        weights, meta = imitate(args)
+    if args.reinforce:
+        weights = reinforce(args, weights)
+        meta |= {"reinforce": args.reinforce, "batch_games": args.batch_games, "against": args.against,
+                 "reinforce_lr": args.reinforce_lr, "reinforce_kl": args.reinforce_kl,
+                 "reinforce_seed": args.reinforce_seed}
+    meta["cpu_seconds"] = meta.get("cpu_seconds", 0) + round(time.process_time() - t0)
+    name = args.game if args.variant in (None, "classic") else f"{args.game}-{args.variant}"
+    path = Path(args.out) / f"learned-{name}.npz"
+    save_weights(path, weights, meta)
+    print(f"saved {path} ({path.stat().st_size // 1024} KiB), {meta}")
+
+
+def imitate(args: argparse.Namespace) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Imitation and DAgger rounds (stages 1 and 2); the weights and what the run was."""
     probe = tracklayer.new_game(args.game, 2, seed=0, variant=args.variant)
     n_actions = ttr_codec(probe).n_actions
     t0 = time.process_time()
@@ -187,15 +314,10 @@ def main() -> None:
         weights = train(obs, legal, labels, n_actions, args.hidden, args.epochs, args.seed + r + 1, args.batch)
         if args.eval:
             report(f"DAgger round {r + 1}", args, weights)
-    name = args.game if args.variant in (None, "classic") else f"{args.game}-{args.variant}"
-    path = Path(args.out) / f"learned-{name}.npz"
-    meta: dict[str, Any] = {"game": args.game, "variant": args.variant or "", "players": 2,
-                            "obs_size": int(obs.shape[1]), "n_actions": n_actions, "samples": len(labels),
-                            "games": args.games * (1 + args.dagger), "dagger": args.dagger, "seed": args.seed,
-                            "cpu_seconds": round(time.process_time() - t0)}
-    save_weights(path, weights, meta)
-    print(f"saved {path} ({path.stat().st_size // 1024} KiB), {meta}")
-
+    meta = {"game": args.game, "variant": args.variant or "", "players": 2, "obs_size": int(obs.shape[1]),
+            "n_actions": n_actions, "samples": len(labels), "games": args.games * (1 + args.dagger),
+            "dagger": args.dagger, "seed": args.seed}
+    return weights, meta
 
 if __name__ == "__main__":
     main()

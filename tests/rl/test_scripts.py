@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests import waits
@@ -53,3 +54,16 @@ def test_learned_bot_recipe_smoke(tmp_path: Path) -> None:
     assert policy.meta["game"] == "ttr-new-york" and policy.meta["dagger"] == 1
     assert policy.layers[0][0].shape == (policy.meta["obs_size"], 16)
     assert policy.layers[-1][0].shape == (16, policy.meta["n_actions"])
+    # the results stage, from those weights: a few batches of games against a bot, then saved again
+    again = tmp_path / "reinforced"
+    first = tmp_path / "learned-ttr-new-york.npz"
+    out = run("examples/train_learned.py", "--game", "ttr-new-york", "--start", str(first), "--reinforce", "2",
+              "--batch-games", "2", "--against", "random", "--eval", "2", "--eval-every", "1",
+              "--eval-against", "random", "--out", str(again))
+    assert "imitation:" not in out and "batch 0: learner's results" in out
+    assert [line.split(":")[1].strip() for line in out.splitlines() if line.startswith("curve: ")] == [
+        "reinforce 1", "reinforce 2"]
+    reinforced = LearnedPolicy.load(again / "learned-ttr-new-york.npz")
+    assert reinforced.meta["reinforce"] == 2 and reinforced.meta["dagger"] == 1  # what it started from is kept
+    assert [w.shape for w, _ in reinforced.layers] == [w.shape for w, _ in policy.layers]
+    assert any(not np.array_equal(a, b) for (a, _), (b, _) in zip(reinforced.layers, policy.layers, strict=True))
