@@ -25,8 +25,10 @@ The weights are saved as float16 ``.npz`` (``tracklayer/bots/data/learned-<map>.
     # parameters taught it) ...
     git show e68906c:tracklayer/bots/data/learned-ttr-new-york.npz > imitation.npz
     python examples/train_learned.py --game ttr-new-york --games 3000 --dagger 2 --epochs 8   # how it was made
-    # ... then 900 batches of 64 games against today's planner, learning from the results
-    python examples/train_learned.py --game ttr-new-york --start imitation.npz --reinforce 900
+    # ... then twice 900 batches of 64 games against today's planner, learning from the results
+    python examples/train_learned.py --game ttr-new-york --start imitation.npz --reinforce 900 --out step1
+    python examples/train_learned.py --game ttr-new-york --start step1/learned-ttr-new-york.npz --seed 2000000 \
+        --reinforce 900 --reinforce-seed 1
 
 ``--eval N`` prints the learning curve: after imitation and after each DAgger round, the network plays
 N games against each bot of ``--eval-against`` (seats alternating, deals from a seed range no training
@@ -283,9 +285,10 @@ def main() -> None:
         weights, meta = imitate(args)
     if args.reinforce:
         weights = reinforce(args, weights)
-        meta |= {"reinforce": args.reinforce, "batch_games": args.batch_games, "against": args.against,
-                 "reinforce_lr": args.reinforce_lr, "reinforce_kl": args.reinforce_kl,
-                 "reinforce_seed": args.reinforce_seed}
+        stage = {"batches": args.reinforce, "batch_games": args.batch_games, "against": args.against,
+                 "lr": args.reinforce_lr, "kl": args.reinforce_kl, "sampling_seed": args.reinforce_seed,
+                 "first_deal": args.seed + REINFORCE_SEEDS}
+        meta["reinforce"] = [*meta.get("reinforce", []), stage]  # a run from --start adds to the ones before
     meta["cpu_seconds"] = meta.get("cpu_seconds", 0) + round(time.process_time() - t0)
     name = args.game if args.variant in (None, "classic") else f"{args.game}-{args.variant}"
     path = Path(args.out) / f"learned-{name}.npz"
