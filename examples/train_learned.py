@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,13 +48,31 @@ import numpy as np
 
 import tracklayer
 from tracklayer.bots import make_bot
-from tracklayer.lab.stats import wilson
+from tracklayer.lab.stats import wilson, win_share
 from tracklayer.rl.learned import LearnedPolicy, save_weights
-from tracklayer.rl.ttr_codec import ttr_codec
+from tracklayer.rl.ttr_codec import TTRCodec, ttr_codec
 
 LEAGUE = ("greedy", "routes", "planner")
 EVAL_SEEDS = 50_000_000  # offset of the evaluation deals: far from every collection round's seeds
 REINFORCE_SEEDS = 69_000_000  # offset of the deals of the results stage (70,000,000 and up by default)
+
+
+Move = Callable[[Any, TTRCodec, list[Any]], Any]
+
+
+def play(game_name: str, variant: str | None, seed: int, learner: int, opponent: Any, move: Move) -> float:
+    """One 2-player game on deal ``seed``: ``move(game, codec, legal)`` chooses at the ``learner``'s
+    seat, the bot ``opponent`` at the other one. Returns the learner's part of the win (lab rule)."""
+    game = tracklayer.new_game(game_name, 2, seed=seed, variant=variant)
+    codec = ttr_codec(game)
+    while not game.is_over:
+        seat = game.current_player
+        legal = game.legal_actions()
+        if seat == learner:
+            game.apply(move(game, codec, legal))
+        else:
+            game.apply(opponent.choose(game.view(seat, log_tail=0), legal))
+    return win_share([p["rank"] for p in game.result()["players"]], learner)
 
 
 def collect(game_name: str, games: int, seed: int, policy: LearnedPolicy | None, beta: float,
@@ -65,28 +84,21 @@ def collect(game_name: str, games: int, seed: int, policy: LearnedPolicy | None,
     labels: list[int] = []
     rng = random.Random(seed)
     for g in range(games):
-        game = tracklayer.new_game(game_name, 2, seed=seed + g, variant=variant)
-        codec = ttr_codec(game)
-        learner = g % 2
         teacher = make_bot("planner", seed + g)
-        opponent = make_bot(LEAGUE[g // 2 % len(LEAGUE)], seed + g + 1)
-        while not game.is_over:
-            seat = game.current_player
-            legal = game.legal_actions()
-            view = game.view(seat, log_tail=0)
-            if seat != learner:
-                game.apply(opponent.choose(view, legal))
-                continue
-            label = teacher.choose(view, legal)
+
+        def labelled(game: Any, codec: TTRCodec, legal: list[Any], teacher: Any = teacher) -> Any:
+            label = teacher.choose(game.view(game.current_player, log_tail=0), legal)
             if len(legal) > 1:
                 indices, _ = codec.legal(game)
-                obs = codec.observe_game(game, seat)
+                obs = codec.observe_game(game, game.current_player)
                 obs_rows.append(obs.astype(np.float16))
                 legal_rows.append(np.asarray(indices, dtype=np.int16))
                 labels.append(codec.encode(game, label))
                 if policy is not None and rng.random() >= beta:
                     label = legal[indices.index(policy.best(obs, indices))]
-            game.apply(label)
+            return label
+
+        play(game_name, variant, seed + g, g % 2, make_bot(LEAGUE[g // 2 % len(LEAGUE)], seed + g + 1), labelled)
     return np.stack(obs_rows), legal_rows, np.asarray(labels, dtype=np.int64)
 
 
@@ -94,26 +106,15 @@ def evaluate(game_name: str, variant: str | None, policy: LearnedPolicy, against
              seed: int) -> float:
     """Share of ``games`` 2-player games the network wins against the bot ``against`` (a shared first
     place counts half), the network in seat 0 and 1 by turns."""
-    won = 0.0
-    for g in range(games):
-        game = tracklayer.new_game(game_name, 2, seed=seed + g, variant=variant)
-        codec = ttr_codec(game)
-        learner = g % 2
-        opponent = make_bot(against, seed + g)
-        while not game.is_over:
-            seat = game.current_player
-            legal = game.legal_actions()
-            if seat != learner:
-                game.apply(opponent.choose(game.view(seat, log_tail=0), legal))
-            elif len(legal) == 1:
-                game.apply(legal[0])
-            else:
-                indices, _ = codec.legal(game)
-                game.apply(legal[indices.index(policy.best(codec.observe_game(game, seat), indices))])
-        ranks = [p["rank"] for p in game.result()["players"]]
-        if ranks[learner] == 1:
-            won += 1.0 if ranks.count(1) == 1 else 0.5
-    return won / games
+
+    def best(game: Any, codec: TTRCodec, legal: list[Any]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        indices, _ = codec.legal(game)
+        return legal[indices.index(policy.best(codec.observe_game(game, game.current_player), indices))]
+
+    return sum(play(game_name, variant, seed + g, g % 2, make_bot(against, seed + g), best)
+               for g in range(games)) / games
 
 
 def report(stage: str, args: argparse.Namespace, weights: dict[str, np.ndarray]) -> None:
@@ -125,6 +126,54 @@ def report(stage: str, args: argparse.Namespace, weights: dict[str, np.ndarray])
         print(f"curve: {stage}: {share:.1%} ({lo:.0%}–{hi:.0%}) of {args.eval} games against {against}", flush=True)
 
 
+def torch_layers(weights: dict[str, np.ndarray]) -> Any:
+    """The network as a torch ``Sequential`` (Linear, ReLU, ..., Linear) holding copies of ``weights``."""
+    import torch
+
+    linears = []
+    for w, b in LearnedPolicy(weights).layers:
+        m = torch.nn.Linear(w.shape[0], w.shape[1])
+        m.weight.data = torch.from_numpy(w.T.copy())
+        m.bias.data = torch.from_numpy(b.copy())
+        linears.append(m)
+    return torch.nn.Sequential(*[part for i, m in enumerate(linears)
+                                 for part in ([m, torch.nn.ReLU()] if i < len(linears) - 1 else [m])])
+
+
+def numpy_weights(net: Any) -> dict[str, np.ndarray]:
+    """The weights of a torch ``Sequential`` of Linear layers, as :class:`LearnedPolicy` takes them."""
+    import torch
+
+    linears = [m for m in net if isinstance(m, torch.nn.Linear)]
+    return {f"{kind}{i}": (m.weight.detach().numpy().T.copy() if kind == "w" else m.bias.detach().numpy().copy())
+            for i, m in enumerate(linears) for kind in ("w", "b")}
+
+
+class Sampler:
+    """The learner's moves in the results stage: drawn from the network's softmax over the legal actions,
+    each one kept (observation, legal indices, position of the pick) for the batch's gradient step."""
+
+    def __init__(self, policy: LearnedPolicy, rng: np.random.Generator) -> None:
+        self.policy = policy
+        self.rng = rng
+        self.obs_rows: list[np.ndarray] = []
+        self.legal_rows: list[np.ndarray] = []
+        self.picks: list[int] = []
+
+    def __call__(self, game: Any, codec: TTRCodec, legal: list[Any]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        indices, _ = codec.legal(game)
+        obs = codec.observe_game(game, game.current_player)
+        scores = self.policy.scores(obs)[np.asarray(indices)]
+        p = np.exp(scores - scores.max())
+        k = int(self.rng.choice(len(indices), p=p / p.sum()))
+        self.obs_rows.append(obs.astype(np.float32))
+        self.legal_rows.append(np.asarray(indices))
+        self.picks.append(k)
+        return legal[k]
+
+
 def reinforce(args: argparse.Namespace, weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """``args.reinforce`` batches of ``args.batch_games`` games against ``args.against``, each followed by
     one policy-gradient step (see the module doc). Deterministic: one torch thread, seeded deals and
@@ -133,57 +182,21 @@ def reinforce(args: argparse.Namespace, weights: dict[str, np.ndarray]) -> dict[
 
     torch.set_num_threads(1)  # the sums' order, hence the weights, do not depend on the machine's cores
     start = LearnedPolicy(weights)
-    linears = [torch.nn.Linear(w.shape[0], w.shape[1]) for w, _ in start.layers]
-    for m, (w, b) in zip(linears, start.layers, strict=True):
-        m.weight.data = torch.from_numpy(w.T.copy())
-        m.bias.data = torch.from_numpy(b.copy())
-    net = torch.nn.Sequential(*[part for i, m in enumerate(linears)
-                                for part in ([m, torch.nn.ReLU()] if i < len(linears) - 1 else [m])])
+    net = torch_layers(weights)
     opt = torch.optim.Adam(net.parameters(), lr=args.reinforce_lr)
-
-    def current() -> dict[str, np.ndarray]:
-        return {f"{kind}{i}": (m.weight.detach().numpy().T.copy() if kind == "w" else m.bias.detach().numpy().copy())
-                for i, m in enumerate(linears) for kind in ("w", "b")}
-
     rng = np.random.default_rng(args.reinforce_seed)
     against = args.against.split(",")
     baseline = 0.5
     t0 = time.process_time()
     for it in range(args.reinforce):
-        policy = LearnedPolicy(current())
-        obs_rows: list[np.ndarray] = []
-        legal_rows: list[np.ndarray] = []
-        picks: list[int] = []
+        sampler = Sampler(LearnedPolicy(numpy_weights(net)), rng)
         results: list[float] = []
         for g in range(args.batch_games):
             seed = args.seed + REINFORCE_SEEDS + it * args.batch_games + g
-            game = tracklayer.new_game(args.game, 2, seed=seed, variant=args.variant)
-            codec = ttr_codec(game)
-            learner = g % 2
-            opponent = make_bot(against[g // 2 % len(against)], seed)
-            made = 0
-            while not game.is_over:
-                seat = game.current_player
-                legal = game.legal_actions()
-                if seat != learner:
-                    game.apply(opponent.choose(game.view(seat, log_tail=0), legal))
-                    continue
-                if len(legal) == 1:
-                    game.apply(legal[0])
-                    continue
-                indices, _ = codec.legal(game)
-                obs = codec.observe_game(game, seat)
-                scores = policy.scores(obs)[np.asarray(indices)]
-                p = np.exp(scores - scores.max())
-                k = int(rng.choice(len(indices), p=p / p.sum()))
-                obs_rows.append(obs.astype(np.float32))
-                legal_rows.append(np.asarray(indices))
-                picks.append(k)
-                made += 1
-                game.apply(legal[k])
-            ranks = [q["rank"] for q in game.result()["players"]]
-            won = (1.0 if ranks.count(1) == 1 else 0.5) if ranks[learner] == 1 else 0.0
-            results += [won] * made
+            made = len(sampler.picks)
+            won = play(args.game, args.variant, seed, g % 2, make_bot(against[g // 2 % len(against)], seed), sampler)
+            results += [won] * (len(sampler.picks) - made)
+        obs_rows, legal_rows, picks = sampler.obs_rows, sampler.legal_rows, sampler.picks
         result = np.asarray(results, dtype=np.float32)
         advantage = torch.from_numpy(result - baseline)
         baseline = 0.9 * baseline + 0.1 * float(result.mean())
@@ -206,8 +219,8 @@ def reinforce(args: argparse.Namespace, weights: dict[str, np.ndarray]) -> dict[
             print(f"  batch {it}: learner's results {float(result.mean()):.2f}, "
                   f"KL to the start {float(kl.detach()):.3f} ({time.process_time() - t0:.0f} s CPU)", flush=True)
         if args.eval and (it + 1) % args.eval_every == 0:
-            report(f"reinforce {it + 1}", args, current())
-    return current()
+            report(f"reinforce {it + 1}", args, numpy_weights(net))
+    return numpy_weights(net)
 
 
 def train(obs: np.ndarray, legal: list[np.ndarray], labels: np.ndarray, n_actions: int, hidden: int,
@@ -248,9 +261,7 @@ def train(obs: np.ndarray, legal: list[np.ndarray], labels: np.ndarray, n_action
             acc = float((pred == y_all[h]).float().mean())
         print(f"  epoch {epoch + 1}: loss {total / len(fit):.3f}, held-out agreement with the planner {acc:.1%}",
               flush=True)
-    layers = [m for m in net if isinstance(m, torch.nn.Linear)]
-    return {f"{kind}{i}": (m.weight.detach().numpy().T if kind == "w" else m.bias.detach().numpy())
-            for i, m in enumerate(layers) for kind in ("w", "b")}
+    return numpy_weights(net)
 
 
 def main() -> None:
@@ -278,8 +289,7 @@ def main() -> None:
     t0 = time.process_time()
     if args.start:
         start = LearnedPolicy.load(args.start)
-        weights = {f"{kind}{i}": (w if kind == "w" else b)
-                   for i, (w, b) in enumerate(start.layers) for kind in ("w", "b")}
+        weights = start.weights()
         meta: dict[str, Any] = dict(start.meta)
     else:
         weights, meta = imitate(args)
@@ -321,6 +331,7 @@ def imitate(args: argparse.Namespace) -> tuple[dict[str, np.ndarray], dict[str, 
             "n_actions": n_actions, "samples": len(labels), "games": args.games * (1 + args.dagger),
             "dagger": args.dagger, "seed": args.seed}
     return weights, meta
+
 
 if __name__ == "__main__":
     main()

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tracklayer.lab.stats import elo_intervals, elo_ratings, mean_std, pairwise_outcomes, percentile, wilson
+from tracklayer.lab.stats import elo_intervals, elo_ratings, mean_std, pairwise_outcomes, percentile, wilson, win_share
 
 
 def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -22,12 +22,12 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     tickets, games blocked and won after a block), game length, move time."""
     bots: dict[str, dict[str, Any]] = {}
     for rec in records:
-        n_win = len(rec["winners"])
+        ranks = [s["rank"] for s in sorted(rec["seats"], key=lambda s: s["seat"])]
         for s in rec["seats"]:
             b = bots.setdefault(s["bot"], {"games": 0, "wins": 0.0, "scores": [], "sources": {}, "play": {},
                                             "lengths": [], "think": 0.0, "moves": 0, "max_move": 0.0, "by_seat": {}})
             b["games"] += 1
-            won = 1.0 / n_win if s["seat"] in rec["winners"] else 0.0
+            won = win_share(ranks, s["seat"])
             b["wins"] += won
             b["scores"].append(s["total"])
             for k, v in s["sources"].items():

@@ -12,6 +12,12 @@ from collections.abc import Sequence
 Z95 = 1.959963984540054
 
 
+def win_share(ranks: Sequence[int], seat: int) -> float:
+    """The part of a win that ``seat`` takes from a game's ranks (1 = first): a shared first place of
+    ``k`` players counts ``1 / k`` each, so the shares of one game add up to one."""
+    return 1.0 / ranks.count(1) if ranks[seat] == 1 else 0.0
+
+
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval for a proportion (``wins`` may be fractional: shared wins count in part)."""
     if n <= 0:

@@ -51,6 +51,10 @@ class LearnedPolicy:
             meta = json.loads(bytes(data["meta"]).decode())
             return cls({k: data[k] for k in data.files if k != "meta"}, meta)
 
+    def weights(self) -> dict[str, np.ndarray]:
+        """The layers as the ``w0, b0, w1, b1, ...`` arrays that the constructor and :func:`save_weights` take."""
+        return {f"{kind}{i}": (w if kind == "w" else b) for i, (w, b) in enumerate(self.layers) for kind in ("w", "b")}
+
     def scores(self, obs: np.ndarray) -> np.ndarray:
         x = np.asarray(obs, dtype=np.float32)
         last = len(self.layers) - 1
