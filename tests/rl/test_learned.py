@@ -103,3 +103,41 @@ def test_a_base_install_without_the_rl_libraries_keeps_its_lobby() -> None:
     offered, reason = out.splitlines()
     assert offered == "False True"
     assert reason.startswith("the learned bot cannot load here: ") and "pip install 'tracklayer[rl]'" in reason
+
+
+def _prior_choices(name: str, players: int, **mcts: str) -> tuple[int, int, int]:
+    """Over the opening of a game (outside the search window), how many of the mcts bot's moves are the
+    learned bot's, how many the planner's, and how many positions there were."""
+    from tracklayer.bots.ttr_common import Obs
+    from tracklayer.bots.ttr_heuristic import HeuristicBot
+    from tracklayer.bots.ttr_mcts import MCTSBot
+
+    game = tracklayer.new_game(name, players, seed=11)
+    bot, planner = MCTSBot(3, **mcts), HeuristicBot(3, "planner")
+    learned = make_bot("learned", 3) if cannot_play("learned", name, None, players) is None else None
+    same_learned = same_planner = n = 0
+    while not game.is_over:
+        view, legal = game.view(game.current_player), game.legal_actions()
+        choice = bot.choose(view, legal)
+        obs = Obs.from_view(view)
+        if obs.phase != "main" or bot.turns_left(obs) > bot.endgame:  # outside the search window
+            same_planner += choice == planner.choose(view, legal)
+            same_learned += learned is not None and choice == learned.choose(view, legal)
+            n += 1
+        game.apply(choice)
+    return same_learned, same_planner, n
+
+
+def test_the_expert_builds_on_the_learned_network_where_it_beats_the_planner() -> None:
+    """New York (in LEARNED_PRIOR): outside its search window mcts plays the network's move, not the
+    planner's; Europe, and New York with more players than the network knows, keep the planner."""
+    from tracklayer.bots.ttr_mcts import MCTSBot
+
+    learned, planner, n = _prior_choices("ttr-new-york", 2)
+    assert learned == n > planner  # the network and the planner differ on these deals, so this can fail
+    for name, players, prior in (("ttr-new-york", 2, "planner"), ("ttr-new-york", 3, "learned"),
+                                 ("ttr-europe", 2, "auto")):
+        _, planner, n = _prior_choices(name, players, prior=prior)
+        assert planner == n > 10
+    with pytest.raises(ValueError, match="prior"):
+        MCTSBot(0, prior="network")

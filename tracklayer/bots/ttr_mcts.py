@@ -9,16 +9,17 @@ from the public log, less what it has paid since); each opponent's tickets are d
 the bot has not seen, as many as the view shows (long tickets where the ticket deck's size requires
 them). The world is a private engine game, never the real one.
 
-Candidate moves come from the planner (its own choice first) plus the most promising claims and
+Candidate moves come from the prior (its own choice first: the planner, or on the games of
+``LEARNED_PRIOR`` the learned network, which beats the planner there) plus the most promising claims and
 card draws. Every candidate is played in the same sampled worlds with the same dice (common random
 numbers), followed by a fast plan-following policy for every seat over a few turns (to the end of
 the game near the end), and the position is scored as "my points minus the best opponent's"
 (exact final scoring when the game ended, otherwise routes, tickets done or their odds given the
-turns left, cards in hand and unused stations). A candidate replaces the planner's choice only
+turns left, cards in hand and unused stations). A candidate replaces the prior's choice only
 when its paired mean difference is positive by ``z`` standard errors and ``margin`` points;
 clearly worse candidates are dropped as worlds accumulate. By default the search runs only when
 the end is near (``endgame`` own turns left), where short rollouts reach the real final scoring;
-earlier the planner's move is played (see docs/bots.md for why).
+earlier the prior's move is played (see docs/bots.md for why).
 
 Choices depend only on (seed, view, iteration budget): the default budget is a number of
 simulations, not seconds, so runs replay exactly; a time budget caps the work but then the choice
@@ -42,6 +43,10 @@ from tracklayer.ttr import belief
 
 DEFAULT_ITERATIONS = 160  # simulations per searched move (reproducible: no clock involved)
 MAX_SECONDS: float | None = None  # no time cap unless a Budget asks for one
+# (game, variant as the view names it) where the search starts from the learned network's move (prior
+# "auto"): where the network wins against the planner on the lab's deals, so the search builds on the
+# stronger player (New York: see docs/bots.md)
+LEARNED_PRIOR = frozenset({("ttr-new-york", "standard")})
 
 
 def known_cards(obs: Obs) -> list[list[int]]:
@@ -199,15 +204,17 @@ class MCTSBot:
     def __init__(self, seed: int | str | None = None, *, iterations: int = DEFAULT_ITERATIONS,
                  max_seconds: float | None = MAX_SECONDS, horizon: int = 4, candidates: int = 8,
                  z: float = 1.5, margin: float = 1.0, endgame: float = 8.0, rollout: str = "fast",
-                 trigger: str = "planner") -> None:
+                 trigger: str = "planner", prior: str = "auto") -> None:
         if trigger not in ("planner", "pace"):
             raise ValueError(f"trigger must be 'planner' or 'pace', not {trigger!r}")
+        if prior not in ("auto", "planner", "learned"):
+            raise ValueError(f"prior must be 'auto', 'planner' or 'learned', not {prior!r}")
         self.seed = seed
         self.iterations = iterations
         self.max_seconds = max_seconds
         self.horizon = horizon  # own turns simulated after the move
         self.n_candidates = candidates
-        self.z = z  # a candidate must beat the planner's choice by z standard errors ...
+        self.z = z  # a candidate must beat the prior's choice by z standard errors ...
         self.margin = margin  # ... and by this many points on average
         self.rollout = rollout  # "fast" (FastPolicy) or "planner" (slower, true to the planner)
         self.endgame = endgame  # search only when about this many own turns are left (else: the planner)
@@ -216,6 +223,11 @@ class MCTSBot:
         # running by then); "pace" = every player's average pace only
         self.trigger = trigger
         self.base = HeuristicBot(seed, "planner")
+        # whose move is played outside the search and is the candidate to beat inside it: "planner",
+        # "learned" (the network's where one ships for the game, else the planner's), or "auto": the
+        # network's on the games of LEARNED_PRIOR, the planner's elsewhere
+        self.prior = prior
+        self._learned: dict[tuple[str, str, int], Any] = {}
         self.last_stats: list[tuple[str, int, float]] = []
 
     def turns_left(self, obs: Obs) -> float:
@@ -230,9 +242,10 @@ class MCTSBot:
         moves = Moves(legal)
         n_board = len(obs.info.board.tickets)
         bonus = any(t >= n_board for t in obs.tickets)  # a user's bonus ticket: no world can hold it
+        first = self.first_choice(view, obs, moves, legal)
         if obs.phase != "main" or self.turns_left(obs) > self.endgame or bonus:
-            return self.base.decide(obs, moves, legal)
-        cands = self.candidates(obs, moves, legal)
+            return first
+        cands = self.candidates(obs, moves, legal, first)
         if len(cands) == 1:
             return cands[0]
         iterations = self.iterations
@@ -245,9 +258,25 @@ class MCTSBot:
                 iterations, seconds = 1 << 30, budget.seconds
         return self.search(obs, cands, iterations, seconds)
 
-    def candidates(self, obs: Obs, moves: Moves, legal: Sequence[Any]) -> list[Any]:
+    def first_choice(self, view: dict[str, Any], obs: Obs, moves: Moves, legal: Sequence[Any]) -> Any:
+        """The prior's move (see ``prior``)."""
+        game = (view["game"], view.get("variant") or "")
+        use = self.prior == "learned" or (self.prior == "auto" and game in LEARNED_PRIOR)
+        learned = self.learned_for(view) if use else None
+        return learned.choose(view, legal) if learned is not None else self.base.decide(obs, moves, legal)
+
+    def learned_for(self, view: dict[str, Any]) -> Any:
+        """The learned bot where a network ships for this game, else None (asked once per game kind).
+        Made through the registry by name: the network lives in ``tracklayer.rl``, a layer above the bots."""
+        key = (view["game"], view.get("variant") or "", len(view["players"]))
+        if key not in self._learned:
+            from tracklayer.bots import cannot_play, make_bot
+
+            self._learned[key] = None if cannot_play("learned", *key) else make_bot("learned", self.seed)
+        return self._learned[key]
+
+    def candidates(self, obs: Obs, moves: Moves, legal: Sequence[Any], first: Any) -> list[Any]:
         info = obs.info
-        first = self.base.decide(obs, moves, legal)
         out = [first]
         plan = self.base.plan(obs)
         scored = []
@@ -275,7 +304,7 @@ class MCTSBot:
         """Paired evaluation: every candidate is played in the same sampled worlds with the same dice.
 
         Comparing candidates on common worlds removes most of the sampling noise from their
-        differences. The planner's choice (index 0) is kept unless another candidate beats it by
+        differences. The prior's choice (index 0) is kept unless another candidate beats it by
         more than ``z`` standard errors of the paired difference (and by ``margin`` points).
         Candidates that trail the best by far are dropped as worlds accumulate (successive
         rejection), so the budget goes to the close calls.
