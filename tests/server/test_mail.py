@@ -377,6 +377,47 @@ def test_invite_mail_to_an_address_and_to_a_player(server: Server, mailbox: Mail
     assert f"/u/{friend_name}" in msg.get_body(("plain",)).get_content()  # type: ignore[union-attr]
 
 
+def test_a_friend_invitation_can_go_by_mail_too(server: Server, mailbox: Mailbox) -> None:
+    """The friends list says which followers an invitation can reach by mail (never their address); with
+    ``mail`` the lobby invitation also goes to them as a seat link, in their language; without consent the
+    invitation stands and the answer says why no mail went."""
+    name, fan_name, shy_name = unique("host"), unique("fan"), unique("shy")
+    creator, fan, shy = account(server, name), account(server, fan_name), account(server, shy_name)
+    for c in (fan, shy):
+        assert c.post(f"/api/users/{name}/follow").status_code == 200
+
+    def followers() -> dict[str, bool]:
+        r = creator.get("/api/friends")
+        assert r.status_code == 200, r.text
+        assert "@" not in r.text  # no follower's address
+        return {f["username"]: f["invite_mail"] for f in r.json()["followers"]}
+
+    assert followers() == {fan_name: False, shy_name: False}  # no verified address yet
+    fan_address, shy_address = f"{fan_name}@example.org", f"{shy_name}@example.org"
+    set_verified_address(server, mailbox, fan, fan_address, lang="de")
+    set_verified_address(server, mailbox, shy, shy_address, invite_mail=False)
+    assert followers() == {fan_name: True, shy_name: False}
+
+    g = creator.post("/api/games", json={"game": NY, "seats": [{"name": "Bob"}, {"name": "Ann"}, {"name": "Cy"}],
+                                         "clock": {"preset": "day-24h"}}).json()
+    auth = {"Authorization": f"Bearer {g['creator']['token']}"}
+    r = creator.post(f"/api/games/{g['id']}/invite", json={"seat": 1, "username": fan_name, "mail": True},
+                     headers=auth)
+    assert r.status_code == 201 and r.json()["mailed"] is True and fan_address not in r.text, r.text
+    msg = mailbox.wait(fan_address, 2)  # after the verification mail
+    assert msg["Subject"] == f"{name} lädt dich zu Ticket to Ride: New York ein", msg["Subject"]
+    assert link_of(msg) == f"{server.base}/game/{g['id']}#{g['seats'][1]['token']}"
+    r = creator.post(f"/api/games/{g['id']}/invite", json={"seat": 2, "username": shy_name, "mail": True},
+                     headers=auth)
+    out = r.json()
+    assert r.status_code == 201 and out["mailed"] is False and "invitations by mail" in out["mail_refused"], r.text
+    r = creator.post(f"/api/games/{g['id']}/invite", json={"seat": 2, "username": shy_name}, headers=auth)
+    assert r.status_code == 201 and r.json()["mailed"] is False and r.json()["mail_refused"] is None
+    for c in (fan, shy):  # the lobby invitations stand, mailed or not
+        assert [i["from"] for i in c.get("/api/friends").json()["invitations"]] == [name]
+    assert len(mailbox.to(shy_address)) == 1  # the verification mail only
+
+
 # ------------------------------------------------------------------------------------------ failures
 def _register_and_play(srv: Server, name: str) -> tuple[httpx.Client, dict[str, Any]]:
     c = account(srv, name)

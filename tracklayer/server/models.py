@@ -143,6 +143,7 @@ class InviteFriend(Body):
 
     seat: StrictInt = Field(description="the number of a human seat nobody has taken")
     username: StrictStr = Field(min_length=1, max_length=64, description="the account to invite: it must follow you")
+    mail: StrictBool = Field(False, description="also mail them the seat's link, if their account takes invite mail")
 def _email(value: Any) -> str:
     """An e-mail address as people type one: ``local@domain``, the domain a host name with a dot. The
     check is deliberately simple (the verification mail is the real test): no spaces or control

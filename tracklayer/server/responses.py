@@ -423,6 +423,8 @@ class Followed(BaseModel):
 class Follower(BaseModel):
     username: str = Field(description="the player")
     friend: bool = Field(description="the signed-in account follows them back")
+    invite_mail: bool = Field(description="an invitation can also go to them by e-mail (a verified address, invite "
+                                          "mail on, and this server sends mail); the address is never shown")
 
 
 class Invitation(BaseModel):
@@ -460,6 +462,8 @@ class Invited(BaseModel):
     id: str = Field(description="the invitation's id")
     username: str = Field(description="the invited account")
     seat: int = Field(description="the seat offered")
+    mailed: bool = Field(description="the seat's link was also mailed to them (asked with 'mail')")
+    mail_refused: str | None = Field(None, description="why it was not mailed, when 'mail' was asked")
 
 
 class Accepted(BaseModel):

@@ -8,7 +8,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
@@ -80,6 +80,17 @@ class MailStore:
                                                           account_mail.c.email.is_not(None),
                                                           account_mail.c.verified_at.is_not(None))).first()
         return None if row is None else (row.email, row.lang, bool(row.turn_mail), bool(row.invite_mail))
+
+    def invitable(self, usernames: Collection[str]) -> set[str]:
+        """Which of these accounts take a seat's invitation by mail (a verified address, invite mail on)."""
+        if not usernames:
+            return set()
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(accounts.c.username)
+                                .select_from(account_mail.join(accounts, accounts.c.id == account_mail.c.account_id))
+                                .where(accounts.c.username.in_(list(usernames)), account_mail.c.email.is_not(None),
+                                       account_mail.c.verified_at.is_not(None), account_mail.c.invite_mail.is_(True)))
+            return set(rows.scalars())
 
     def username(self, account_id: int) -> str:
         with self.engine.connect() as conn:

@@ -10,10 +10,14 @@ from typing import Any
 from fastapi import APIRouter, Header, HTTPException, Request
 
 from tracklayer.server import responses
+from tracklayer.server.accounts import username_key
 from tracklayer.server.accounts.friends import INVITES_PER_WINDOW, FriendError
-from tracklayer.server.deps import AccountsDep, RoomDep, RoomsDep, is_creator, require_creator
+from tracklayer.server.deps import AccountsDep, MailDep, RoomDep, RoomsDep, is_creator, require_creator
 from tracklayer.server.lobby import seat_link
+from tracklayer.server.mail import Limited, Mail
 from tracklayer.server.models import InviteFriend, JSONBodyRoute
+from tracklayer.server.room import Room
+from tracklayer.server.routers.games import client_address
 
 router = APIRouter(tags=["friends"], route_class=JSONBodyRoute)
 
@@ -52,22 +56,29 @@ async def unfollow(username: str, request: Request, acct: AccountsDep) -> dict[s
 
 
 @router.get("/api/friends", response_model=responses.FriendsList, response_model_exclude_unset=True)
-async def friends(request: Request, acct: AccountsDep) -> dict[str, Any]:
-    """The signed-in account's friends list (who it follows, with their status; who follows it) and its
-    invitations. The lobby asks every few seconds: that request also keeps the account online."""
+async def friends(request: Request, acct: AccountsDep, mail: MailDep) -> dict[str, Any]:
+    """The signed-in account's friends list (who it follows, with their status; who follows it, and whether an
+    invitation can also reach them by mail) and its invitations. The lobby asks every few seconds: that request
+    also keeps the account online."""
     who = await acct.current(request)
     if who is None:
         raise HTTPException(401, "sign in to see your friends")
     out: dict[str, Any] = await asyncio.to_thread(acct.friends.friends, who["account_id"])
+    names = [f["username"] for f in out["followers"]]
+    mailable = await asyncio.to_thread(mail.store.invitable, names) if mail.enabled else set()
+    for f in out["followers"]:
+        f["invite_mail"] = f["username"] in mailable
     out["invitations"] = await asyncio.to_thread(acct.friends.invitations, who["account_id"])
     return out
 
 
 @router.post("/api/games/{game_id}/invite", status_code=201, response_model=responses.Invited)
-async def invite(body: InviteFriend, request: Request, room: RoomDep, acct: AccountsDep,
+async def invite(body: InviteFriend, request: Request, room: RoomDep, acct: AccountsDep, mail: MailDep,
                  authorization: str | None = Header(default=None)) -> dict[str, Any]:
     """Offer a human seat of the game to an account that follows the signed-in creator (the creator token in
-    ``Authorization``, as for the game's links): it appears in that account's lobby."""
+    ``Authorization``, as for the game's links): it appears in that account's lobby. With ``mail`` the seat's
+    link also goes to them by e-mail, in their language, if their account takes invite mail (the invitation
+    stands either way; ``mail_refused`` says why no mail went)."""
     who = await signed_in(request, acct, "invite friends")
     rec = room.record
     require_creator(room, authorization, "seats are offered by the game's creator")
@@ -82,7 +93,25 @@ async def invite(body: InviteFriend, request: Request, room: RoomDep, acct: Acco
         raise HTTPException(429, f"at most {INVITES_PER_WINDOW} invitations in {acct.invite_counter.window / 60:g} "
                                  f"minutes; try again in {retry} s", headers={"Retry-After": str(retry)})
     out: dict[str, Any] = await call(acct.friends.invite, who["account_id"], rec.id, seat, body.username)
-    return {**out, "seat": seat}
+    out |= {"seat": seat, "mailed": False}
+    if body.mail:
+        out["mail_refused"] = await mail_invitation(mail, room, seat, who, out["username"], request)
+        out["mailed"] = out["mail_refused"] is None
+    return out
+
+
+async def mail_invitation(mail: Mail, room: Room, seat: int, who: dict[str, Any], username: str,
+                          request: Request) -> str | None:
+    """Mail seat ``seat``'s link to the account ``username`` (invite mail's rules and limits); why not, or None."""
+    if not mail.enabled:
+        return "this server sends no e-mail (no SMTP server is configured)"
+    target = await asyncio.to_thread(mail.store.account_named, username_key(username))
+    sender = mail.sender_key(who["account_id"], client_address(request))
+    try:
+        await asyncio.to_thread(mail.invite, room, seat, sender, who["username"], "en", None, target)
+    except (LookupError, Limited) as exc:
+        return str(exc)
+    return None
 
 
 @router.get("/api/games/{game_id}/invitations", response_model=responses.SentInvitations)

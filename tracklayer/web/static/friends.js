@@ -197,11 +197,24 @@ export function friendsPanel() {
 /** Under a new game's seat link: choose one of one's followers and send them the seat's invitation. */
 export function inviteControl(gameId, seat, creatorToken, followers, onSent = () => {}) {
   const status = h("span", { class: "invite-status", role: "status" });
-  const select = h(
-    "select",
-    { "aria-label": t("friends.invite_label", { seat: seat.name }), "data-invite-seat": seat.seat },
-    h("option", { value: "" }, t("friends.choose")),
-    followers.map((f) => h("option", { value: f.username }, f.username)),
+  // "also by e-mail": offered for a follower whose account takes invite mail (the API's ``invite_mail``)
+  const byMail = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", "data-invite-mail": seat.seat }));
+  const mailLabel = h("label", { class: "invite-mail", hidden: true }, byMail, " ", t("friends.invite_by_mail"));
+  const select = /** @type {HTMLSelectElement} */ (
+    h(
+      "select",
+      {
+        "aria-label": t("friends.invite_label", { seat: seat.name }),
+        "data-invite-seat": seat.seat,
+        onchange: () => {
+          const chosen = followers.find((f) => f.username === select.value);
+          mailLabel.hidden = !chosen?.invite_mail;
+          byMail.checked = !mailLabel.hidden;
+        },
+      },
+      h("option", { value: "" }, t("friends.choose")),
+      followers.map((f) => h("option", { value: f.username }, f.username)),
+    )
   );
   const button = h(
     "button",
@@ -212,13 +225,15 @@ export function inviteControl(gameId, seat, creatorToken, followers, onSent = ()
         const username = select.value;
         if (!username) return;
         button.disabled = true;
+        const mail = !mailLabel.hidden && byMail.checked;
         try {
-          await send(
+          const out = await send(
             `/api/games/${encodeURIComponent(gameId)}/invite`,
-            { seat: seat.seat, username },
+            { seat: seat.seat, username, mail },
             { Authorization: `Bearer ${creatorToken}` },
           );
-          status.textContent = t("friends.invited", { name: username });
+          const key = !mail ? "friends.invited" : out.mailed ? "friends.invited_mailed" : "friends.invited_not_mailed";
+          status.textContent = t(key, { name: username });
           onSent();
         } catch (e) {
           status.textContent = t("friends.invite_failed", { detail: e.message });
@@ -228,7 +243,7 @@ export function inviteControl(gameId, seat, creatorToken, followers, onSent = ()
     },
     t("friends.invite"),
   );
-  return h("div", { class: "invite-row" }, select, button, status);
+  return h("div", { class: "invite-row" }, select, mailLabel, button, status);
 }
 
 /** Who the signed-in account may invite (its followers); none for a guest. */
