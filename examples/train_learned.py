@@ -25,10 +25,12 @@ The weights are saved as float16 ``.npz`` (``tracklayer/bots/data/learned-<map>.
     # parameters taught it) ...
     git show e68906c:tracklayer/bots/data/learned-ttr-new-york.npz > imitation.npz
     python examples/train_learned.py --game ttr-new-york --games 3000 --dagger 2 --epochs 8   # how it was made
-    # ... then twice 900 batches of 64 games against today's planner, learning from the results
+    # ... then three times 900 batches of 64 games against today's planner, learning from the results
     python examples/train_learned.py --game ttr-new-york --start imitation.npz --reinforce 900 --out step1
     python examples/train_learned.py --game ttr-new-york --start step1/learned-ttr-new-york.npz --seed 2000000 \
-        --reinforce 900 --reinforce-seed 1
+        --reinforce 900 --reinforce-seed 1 --out step2
+    python examples/train_learned.py --game ttr-new-york --start step2/learned-ttr-new-york.npz --seed 3000000 \
+        --reinforce 900 --reinforce-seed 2
 
 ``--eval N`` prints the learning curve: after imitation and after each DAgger round, the network plays
 N games against each bot of ``--eval-against`` (seats alternating, deals from a seed range no training
