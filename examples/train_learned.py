@@ -14,8 +14,10 @@ index; the bot plays the legal action with the highest score. Training has two s
 
 3. **Learning from results** (``--reinforce N``): the network plays against ``--against`` with moves
    sampled from its softmax over the legal actions; after each batch of games every move it made is
-   reinforced by the game's result (1 a win, ½ a shared first place, 0 a loss) less a running average
-   (REINFORCE with a baseline), with a KL penalty that keeps it near the network it started from.
+   reinforced by the game's result (1 a win, ½ a shared first place, 0 a loss) less a baseline: the
+   running average of results, or (``--baseline value``) a small value network trained alongside that
+   predicts the result from the position (REINFORCE with a baseline), with a KL penalty that keeps it
+   near the network it started from.
    This is what takes it past its teacher: the imitation stages can only copy the planner.
 
 The weights are saved as float16 ``.npz`` (``tracklayer/bots/data/learned-<map>.npz``), read by
@@ -189,6 +191,13 @@ def reinforce(args: argparse.Namespace, weights: dict[str, np.ndarray]) -> dict[
     rng = np.random.default_rng(args.reinforce_seed)
     against = args.against.split(",")
     baseline = 0.5
+    critic = None
+    if args.baseline == "value":  # a small network that predicts the result from the position
+        torch.manual_seed(args.reinforce_seed)
+        d = start.layers[0][0].shape[0]
+        critic = torch.nn.Sequential(torch.nn.Linear(d, 128), torch.nn.ReLU(), torch.nn.Linear(128, 1))
+        critic[2].bias.data.fill_(baseline)  # it starts where the running mean starts
+        critic_opt = torch.optim.Adam(critic.parameters(), lr=1e-3)
     t0 = time.process_time()
     for it in range(args.reinforce):
         sampler = Sampler(LearnedPolicy(numpy_weights(net)), rng)
@@ -200,9 +209,18 @@ def reinforce(args: argparse.Namespace, weights: dict[str, np.ndarray]) -> dict[
             results += [won] * (len(sampler.picks) - made)
         obs_rows, legal_rows, picks = sampler.obs_rows, sampler.legal_rows, sampler.picks
         result = np.asarray(results, dtype=np.float32)
-        advantage = torch.from_numpy(result - baseline)
-        baseline = 0.9 * baseline + 0.1 * float(result.mean())
         x = torch.from_numpy(np.stack(obs_rows))
+        target = torch.from_numpy(result)
+        if critic is None:
+            advantage = target - baseline
+        else:
+            predicted = critic(x).squeeze(1)
+            advantage = target - predicted.detach()
+            value_loss = torch.nn.functional.mse_loss(predicted, target)
+            critic_opt.zero_grad()
+            value_loss.backward()
+            critic_opt.step()
+        baseline = 0.9 * baseline + 0.1 * float(result.mean())
         logits = net(x)
         mask = torch.zeros_like(logits, dtype=torch.bool)
         for j, idx in enumerate(legal_rows):
@@ -287,6 +305,9 @@ def main() -> None:
     parser.add_argument("--reinforce-kl", type=float, default=0.02, help="weight of the KL penalty to the start")
     parser.add_argument("--reinforce-seed", type=int, default=0, help="seed of the move sampling")
     parser.add_argument("--eval-every", type=int, default=100, help="results-stage batches between evaluations")
+    parser.add_argument("--baseline", choices=("mean", "value"), default="mean",
+                        help="what a move's result is measured against: the running mean of results, or a value "
+                             "network trained alongside on the positions (the result expected from there)")
     args = parser.parse_args()
     t0 = time.process_time()
     if args.start:
@@ -299,6 +320,7 @@ def main() -> None:
         weights = reinforce(args, weights)
         stage = {"batches": args.reinforce, "batch_games": args.batch_games, "against": args.against,
                  "lr": args.reinforce_lr, "kl": args.reinforce_kl, "sampling_seed": args.reinforce_seed,
+                 **({"baseline": "value"} if args.baseline == "value" else {}),
                  "first_deal": args.seed + REINFORCE_SEEDS}
         meta["reinforce"] = [*meta.get("reinforce", []), stage]  # a run from --start adds to the ones before
     meta["cpu_seconds"] = meta.get("cpu_seconds", 0) + round(time.process_time() - t0)

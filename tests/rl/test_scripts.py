@@ -68,3 +68,10 @@ def test_learned_bot_recipe_smoke(tmp_path: Path) -> None:
     assert reinforced.meta["dagger"] == 1  # what it started from is kept
     assert [w.shape for w, _ in reinforced.layers] == [w.shape for w, _ in policy.layers]
     assert any(not np.array_equal(a, b) for (a, _), (b, _) in zip(reinforced.layers, policy.layers, strict=True))
+    # with a value network as the baseline: other weights, the choice kept in the meta
+    valued = tmp_path / "valued"
+    run("examples/train_learned.py", "--game", "ttr-new-york", "--start", str(first), "--reinforce", "2",
+        "--batch-games", "2", "--against", "random", "--baseline", "value", "--out", str(valued))
+    other = LearnedPolicy.load(valued / "learned-ttr-new-york.npz")
+    assert [r.get("baseline", "mean") for r in other.meta["reinforce"]] == ["value"]
+    assert any(not np.array_equal(a, b) for (a, _), (b, _) in zip(other.layers, reinforced.layers, strict=True))
