@@ -19,8 +19,8 @@ from tracklayer.rl.learned import LearnedPolicy, _codec, available, save_weights
 from tracklayer.rl.ttr_codec import ttr_codec
 
 
-def test_a_network_ships_for_two_player_new_york() -> None:
-    assert "ttr-new-york" in available()
+def test_networks_ship_for_two_player_new_york_and_europe() -> None:
+    assert {"ttr-new-york", "ttr-europe"} <= set(available())
 
 
 @pytest.mark.parametrize("name", ["ttr-europe", "ttr-new-york"])
@@ -40,7 +40,7 @@ def test_the_view_gives_the_environments_observation_and_indices(name: str) -> N
             game.apply(legal[rnd.randrange(len(legal))])
 
 
-@pytest.mark.parametrize("name", ["ttr-new-york"])
+@pytest.mark.parametrize("name", ["ttr-new-york", "ttr-europe"])
 def test_plays_whole_games_deterministically(name: str) -> None:
     def moves(seed: int) -> list[str]:
         log: list[str] = []
@@ -57,9 +57,9 @@ def test_plays_whole_games_deterministically(name: str) -> None:
 
 
 def test_refuses_what_it_was_not_trained_for() -> None:
-    for name, players in (("ttr-new-york", 4), ("ttr-europe", 2)):
-        game = tracklayer.new_game(name, players, seed=0)
-        with pytest.raises(TracklayerError, match="plays 2-player ttr-new-york"):
+    for name, players, variant in (("ttr-new-york", 4, None), ("ttr-europe", 2, "1912"), ("ttr-europe", 3, None)):
+        game = tracklayer.new_game(name, players, seed=0, variant=variant)
+        with pytest.raises(TracklayerError, match="plays 2-player ttr-europe, ttr-new-york"):
             make_bot("learned", 0).choose(game.view(game.current_player), game.legal_actions())
     trans = tracklayer.new_game("trans-europa", 2, seed=0)
     with pytest.raises(TracklayerError, match="cannot play 'trans-europa'"):

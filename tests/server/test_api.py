@@ -58,7 +58,8 @@ def test_trans_boards_served_when_registered(server: Server) -> None:
     ({"game": "ttr-europe", "seats": [{}, {"kind": "robot"}]}, "kind must be"),
     # a bot that cannot play this game is refused before the game starts, not at its first move
     ({"game": "ttr-new-york", "seats": [{}, {}, {"kind": "bot", "bot": "learned"}]}, "seats[2]: the learned bot plays"),
-    ({"game": "ttr-europe", "seats": [{}, {"kind": "bot", "bot": "learned"}]}, "not 2-player ttr-europe"),
+    ({"game": "ttr-europe", "seats": [{}, {"kind": "bot", "bot": "learned"}], "variant": "1912"},
+     "not 2-player ttr-europe-1912"),
     ({"game": "trans-europa", "seats": [{}, {"kind": "bot", "bot": "learned"}]}, "not 2-player trans-europa"),
 ])
 def test_create_refusals(server: Server, body: dict, words: str) -> None:
@@ -110,9 +111,11 @@ def test_play_against_a_bot(server: Server) -> None:
 
 
 def test_play_against_the_learned_bot(server: Server) -> None:
-    """The learned bot is offered where it plays (2-player New York), seated by name, and moves in the game."""
+    """The learned bot is offered where it plays (2-player New York and Europe), seated by name, and moves in the
+    game."""
     entries = {g["name"]: g for g in httpx.get(server.base + "/api/catalog").json()["games"]}
-    assert "learned" in entries["ttr-new-york"]["bots"] and "learned" not in entries["ttr-europe"]["bots"]
+    assert "learned" in entries["ttr-new-york"]["bots"] and "learned" in entries["ttr-europe"]["bots"]
+    assert "learned" not in entries["trans-europa"]["bots"]
     out = server.create("ttr-new-york", [{"name": "Ann"}, {"kind": "bot", "bot": "learned"}], first_player=0)
     assert out["seats"][1]["kind"] == "bot"
     c = server.client(out["id"], out["seats"][0]["token"])
