@@ -6,28 +6,17 @@ default; the invitation goes to the lobby and by mail, in the friend's language.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.server.helpers import Server
-from tests.server.test_mail import Mailbox, account, link_of, mail_server, mailbox, set_verified_address
+from tests.server.test_mail import Mailbox, account, link_of, mailbox, set_verified_address
 from tests.web.test_friends_browser import fits, sign_in
+from tests.web.test_mail_browser import mail_web
 
-__all__ = ["mailbox"]  # the SMTP server fixture, shared with the mail tests
+__all__ = ["mail_web", "mailbox"]  # the SMTP server and a server that mails through it, as the mail pages' tests
 
 SIZES = [(390, 844), (1366, 768), (1920, 1080)]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, mailbox: Mailbox) -> Iterator[Server]:
-    srv = mail_server(tmp_path_factory.mktemp("friends-mail"), mailbox.port)  # type: ignore[attr-defined]
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def created_game(page: Any, base: str) -> Any:
@@ -41,7 +30,8 @@ def created_game(page: Any, base: str) -> Any:
     return page.locator(".invite-row").filter(has=page.locator('select[data-invite-seat="1"]'))
 
 
-def test_invite_a_friend_by_mail_too(server: Server, browser: Any, mailbox: Mailbox, shots: Path) -> None:
+def test_invite_a_friend_by_mail_too(mail_web: Server, browser: Any, mailbox: Mailbox, shots: Path) -> None:
+    server = mail_web
     base = server.base
     host_name, fan_name, quiet_name = (f"{p}_{secrets.token_hex(3)}" for p in ("Host", "Fan", "Quiet"))
     fan, quiet = account(server, fan_name), account(server, quiet_name)

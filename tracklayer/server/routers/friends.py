@@ -18,6 +18,7 @@ from tracklayer.server.mail import Limited, Mail
 from tracklayer.server.models import InviteFriend, JSONBodyRoute
 from tracklayer.server.room import Room
 from tracklayer.server.routers.games import client_address
+from tracklayer.server.routers.mail import MAIL_OFF
 
 router = APIRouter(tags=["friends"], route_class=JSONBodyRoute)
 
@@ -104,7 +105,7 @@ async def mail_invitation(mail: Mail, room: Room, seat: int, who: dict[str, Any]
                           request: Request) -> str | None:
     """Mail seat ``seat``'s link to the account ``username`` (invite mail's rules and limits); why not, or None."""
     if not mail.enabled:
-        return "this server sends no e-mail (no SMTP server is configured)"
+        return MAIL_OFF
     target = await asyncio.to_thread(mail.store.account_named, username_key(username))
     sender = mail.sender_key(who["account_id"], client_address(request))
     try:

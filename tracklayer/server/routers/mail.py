@@ -20,9 +20,12 @@ from tracklayer.server.routers.games import client_address
 router = APIRouter(tags=["mail"], route_class=JSONBodyRoute)
 
 
+MAIL_OFF = "this server sends no e-mail (no SMTP server is configured)"
+
+
 def _off(mail: Mail) -> None:
     if not mail.enabled:
-        raise HTTPException(409, "this server sends no e-mail (no SMTP server is configured)")
+        raise HTTPException(409, MAIL_OFF)
 
 
 def _state(mail: Mail, current: dict[str, Any]) -> dict[str, Any]:
