@@ -134,3 +134,42 @@ def test_a_lookalike_name_is_refused_on_a_german_phone(web_server: Server, brows
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_the_login_form_keeps_what_was_typed_when_the_top_bar_is_drawn_anew(web_server: Server,
+                                                                            browser: Any) -> None:
+    """On a slow connection /api/me answers after the form was opened and filled: the top bar is drawn
+    again then, and what was typed must still be there (it used to be wiped, and the login went nowhere)."""
+    username = f"slow_{secrets.token_hex(3)}"
+    r = httpx.post(web_server.base + "/api/register", json={"username": username, "password": "a long enough password"})
+    assert r.status_code == 201, r.text
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
+    held: list[Any] = []
+    ctx.route("**/api/me", lambda route: held.append(route))  # answered only when the form is filled
+    pg = ctx.new_page()
+    try:
+        pg.goto(web_server.base + "/")
+        pg.wait_for_selector("#acct-open")
+        pg.click("#acct-open")
+        pg.fill("#acct-user", username)
+        pg.fill("#acct-pass", "wrong password!")
+        pg.focus("#acct-pass")
+        assert held, "the page asked /api/me"
+        pg.evaluate("() => { document.querySelector('#acct-form').dataset.before = '1'; }")
+        for route in held:
+            route.continue_()
+        # the answer draws the top bar again: a new form, without the mark
+        pg.wait_for_function("() => { const f = document.querySelector('#acct-form'); return f && !f.dataset.before; }",
+                             timeout=waits.ms(30))
+        assert pg.input_value("#acct-user") == username
+        assert pg.input_value("#acct-pass") == "wrong password!"
+        assert pg.evaluate("() => document.activeElement.id") == "acct-pass"
+        pg.click("#acct-login")
+        pg.wait_for_selector("#acct-error")
+        assert pg.input_value("#acct-user") == username
+        assert pg.input_value("#acct-pass") == ""  # a refused password is typed again
+        pg.fill("#acct-pass", "a long enough password")
+        pg.click("#acct-login")
+        pg.wait_for_selector(f"#acct-profile:has-text('{username}')")
+    finally:
+        ctx.close()

@@ -76,6 +76,7 @@ async function submit(kind, form) {
     error = "";
   } catch (e) {
     error = e.message;
+    form.querySelector("[name=password]").value = ""; // a refused password is typed again
   }
   render();
   if (me) document.dispatchEvent(new CustomEvent("tracklayer:account", { detail: me }));
@@ -207,7 +208,36 @@ function render() {
     icon("person", 14),
     h("span", { class: "acct-label" }, t("account.login")),
   );
+  const kept = typedIn(box);
   box.replaceChildren(...[board, toggle, open ? form() : null].filter(Boolean));
+  if (open) restoreTyped(box, kept);
+}
+
+/**
+ * What the open form holds: the box is drawn anew when /api/me answers or the catalog arrives, which
+ * may be while someone types (a slow connection), and must not wipe the name and password typed.
+ * @param {Element} root
+ */
+function typedIn(root) {
+  const user = /** @type {HTMLInputElement | null} */ (root.querySelector("#acct-user"));
+  const pass = /** @type {HTMLInputElement | null} */ (root.querySelector("#acct-pass"));
+  if (!user || !pass) return null;
+  const focused = document.activeElement === user ? "#acct-user" : document.activeElement === pass ? "#acct-pass" : "";
+  return { user: user.value, pass: pass.value, focused };
+}
+
+/**
+ * @param {Element} root
+ * @param {{user: string, pass: string, focused: string} | null} kept
+ */
+function restoreTyped(root, kept) {
+  if (!kept) return;
+  const user = /** @type {HTMLInputElement | null} */ (root.querySelector("#acct-user"));
+  const pass = /** @type {HTMLInputElement | null} */ (root.querySelector("#acct-pass"));
+  if (!user || !pass) return;
+  user.value = kept.user;
+  pass.value = kept.pass;
+  if (kept.focused) /** @type {HTMLInputElement | null} */ (root.querySelector(kept.focused))?.focus();
 }
 
 /** The top bar's account area: one element that stays the same across re-renders of the bar. */
