@@ -74,7 +74,6 @@ def search_positions(game: str, n: int, seed: int, bot: Any) -> list[tuple[dict[
     """The positions of one planner-played game where the ``mcts`` bot would search: (view, legal)."""
     from tracklayer.bots import make_bot
     from tracklayer.bots.ttr_common import Obs
-    from tracklayer.bots.ttr_heuristic import Moves
 
     players = [make_bot("planner", seed=f"{seed}/{p}") for p in range(n)]
     g = tracklayer.new_game(game, n, seed=seed)
@@ -86,10 +85,21 @@ def search_positions(game: str, n: int, seed: int, bot: Any) -> list[tuple[dict[
         legal = g.legal_actions()
         if g.phase == "main" and len(legal) > 1 and bot.turns_left(Obs.from_view(view)) <= bot.endgame:
             obs = Obs.from_view(view)
-            if len(bot.candidates(obs, Moves(legal), legal)) > 1:
+            if len(candidates(bot, view, obs, legal)) > 1:
                 found.append((view, list(legal)))
         g.apply(players[p].choose(view, legal))
     return found
+
+
+def candidates(bot: Any, view: dict[str, Any], obs: Any, legal: list[Any]) -> list[Any]:
+    """The search's candidates at a position, starting from the prior's move (a checkout from before
+    the prior, ``--against``, takes no such move)."""
+    from tracklayer.bots.ttr_heuristic import Moves
+
+    moves = Moves(legal)
+    if hasattr(bot, "first_choice"):
+        return list(bot.candidates(obs, moves, legal, bot.first_choice(view, obs, moves, legal)))
+    return list(bot.candidates(obs, moves, legal))
 
 
 def main() -> None:
@@ -102,7 +112,6 @@ def main() -> None:
                             "playouts per CPU second", higher_is_better=True, against=args.against)
         return
     from tracklayer.bots.ttr_common import Obs
-    from tracklayer.bots.ttr_heuristic import Moves
     from tracklayer.bots.ttr_mcts import MCTSBot
 
     print(f"engine: {tracklayer.engine_info()['build']}")
@@ -127,7 +136,7 @@ def main() -> None:
                 bot = MCTSBot(seed=seed, max_seconds=None)
                 for view, legal in search_positions(game, n, seed, bot)[:4]:
                     obs = Obs.from_view(view)
-                    cands = bot.candidates(obs, Moves(legal), legal)
+                    cands = candidates(bot, view, obs, legal)
                     start = time.process_time()
                     bot.search(obs, cands, SEARCH_ITERATIONS, None)
                     cpu += time.process_time() - start

@@ -41,3 +41,39 @@ def test_a_playout_stops_at_its_limit() -> None:
     s = g.state.clone()
     assert g.rules.playout(s, Rng(1), 25) == 25
     assert s.phase != "over" and s.turn > 0
+
+
+@pytest.mark.parametrize(("game", "n", "variant"), [
+    ("ttr-europe", 2, "classic"), ("ttr-europe", 4, "1912"), ("ttr-europe", 3, "mega"),
+    ("ttr-europe", 5, "big-cities"), ("ttr-new-york", 2, None), ("ttr-new-york", 4, None)])
+def test_final_totals_are_the_totals_of_the_breakdown(game: str, n: int, variant: str | None) -> None:
+    """A search scores its playouts with ``final_totals`` (no names, no lists): the same numbers as
+    ``result()``, finished or not, stations, the European Express and attractions included, with the
+    trail lengths computed or asked of a search's memo."""
+    from tracklayer.ttr.trail import longest_trail
+
+    asked: dict[tuple[int, ...], int] = {}
+
+    def memo(routes: list[int]) -> int:
+        key = tuple(routes)
+        if key not in asked:
+            board = g.board
+            asked[key] = longest_trail([(board.routes[r].a, board.routes[r].b, board.routes[r].length)
+                                        for r in routes])[0]
+        return asked[key]
+
+    checked = stations = 0
+    for seed in range(12):
+        g = tracklayer.new_game(game, n, seed=seed, variant=variant)
+        rnd = random.Random(seed)
+        while not g.is_over:
+            legal = g.legal_actions()
+            g.apply(legal[rnd.randrange(len(legal))])
+            if len(g.moves) % 37 == 0 or g.is_over:
+                totals = [p["total"] for p in g.result()["players"]]
+                assert g.final_totals() == totals
+                assert g.final_totals(memo) == totals
+                checked += 1
+        stations += sum(o >= 0 for o in g.state.station_owner)
+    assert checked >= 12 * 2  # the end of every game and positions on the way
+    assert (stations > 0) == (game == "ttr-europe")  # random play builds stations where there are any

@@ -8,7 +8,7 @@ hand-edited file is caught instead of silently diverging).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tracklayer.core.errors import IllegalAction, NotationError, TracklayerError
@@ -18,7 +18,7 @@ from tracklayer.core.rng import Rng, seed_state
 from tracklayer.ttr.actions import NONE, Action, ActionTable, ClaimRoute
 from tracklayer.ttr.board import Board, Ticket, Variant, load_board
 from tracklayer.ttr.rules import Rules, rules_for
-from tracklayer.ttr.scoring import TIEBREAKS, HeldTicket, score_position
+from tracklayer.ttr.scoring import TIEBREAKS, HeldTicket, final_totals, score_position
 from tracklayer.ttr.state import INITIAL, State
 from tracklayer.ttr.view import ObservationView, build_observation_view, build_view
 
@@ -110,13 +110,22 @@ class TTRGame(BaseGame[State]):
     def result(self) -> dict[str, Any]:
         """Final scoring breakdown (a preview with every ticket counted if the game is not over)."""
         s = self.state
-        held = [[HeldTicket(self.tickets[t].a, self.tickets[t].b, self.tickets[t].points, self.tickets[t].id)
-                 for t in s.tickets[p]] for p in range(s.n_players)]
-        out = score_position(self.board, self.players, s.route_owner, s.station_owner, held,
+        out = score_position(self.board, self.players, s.route_owner, s.station_owner, self._held(s),
                              self.options.get("tiebreak", "classic"))
         out["final"] = self.is_over
         out["variant"] = self.variant.name
         return out
+
+    def final_totals(self, trail_length: Callable[[list[int]], int] | None = None) -> list[int]:
+        """Each player's score as :meth:`result` counts it, without the breakdown: a search scores its
+        playouts with it. ``trail_length``: see :func:`tracklayer.ttr.scoring.tally`."""
+        s = self.state
+        return final_totals(self.board, s.route_owner, s.station_owner, self._held(s), trail_length)
+
+    def _held(self, s: State) -> list[list[HeldTicket]]:
+        tickets = self.tickets
+        return [[HeldTicket(tickets[t].a, tickets[t].b, tickets[t].points, tickets[t].id) for t in s.tickets[p]]
+                for p in range(s.n_players)]
 
     def rollout(self, seed: int, limit: int = 10_000) -> list[int]:
         """A search's playout: copy the state, play uniformly random legal moves to the end inside the engine
@@ -124,11 +133,7 @@ class TTRGame(BaseGame[State]):
         itself is left as it is."""
         s = self.state.clone()
         self.rules.playout(s, Rng(seed_state(seed)), limit)
-        held = [[HeldTicket(self.tickets[t].a, self.tickets[t].b, self.tickets[t].points, self.tickets[t].id)
-                 for t in s.tickets[p]] for p in range(s.n_players)]
-        out = score_position(self.board, self.players, s.route_owner, s.station_owner, held,
-                             self.options.get("tiebreak", "classic"))
-        return [p["total"] for p in out["players"]]
+        return final_totals(self.board, s.route_owner, s.station_owner, self._held(s))
 
     def _public_note(self, action: Action) -> str:
         if isinstance(action, ClaimRoute) and self.board.routes[action.route].tunnel:

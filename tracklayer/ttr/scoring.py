@@ -8,12 +8,12 @@ assignment that maximises each player's ticket points (``stations.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tracklayer.ttr.board import Board
-from tracklayer.ttr.stations import best_station_assignment
+from tracklayer.ttr.stations import StationChoice, best_station_assignment
 from tracklayer.ttr.trail import longest_trail
 
 TIEBREAKS = ("classic", "anniversary-de")
@@ -70,6 +70,87 @@ def _same_component(comp: dict[int, set[int]], a: int, b: int) -> bool:
     return ca is not None and comp.get(b) is ca
 
 
+@dataclass(slots=True)
+class Tally:
+    """One player's scoring facts, before any of them is written out for people: what both the full
+    breakdown (:func:`score_position`) and the bare totals (:func:`final_totals`) are made from."""
+
+    routes: list[int]  # the routes the player owns, by id
+    built: list[int]  # the cities of the player's stations
+    choice: StationChoice  # the best use of those stations for the player's tickets
+    longest: int  # the length of the player's longest continuous trail (0 without the feature)
+    path: list[int]  # that trail, as positions in ``routes``
+    attractions: list[int]  # the tourist attractions the player's routes touch (New York)
+
+
+def tally(board: Board, route_owner: Sequence[int], station_owner: Sequence[int],
+          tickets: Sequence[Sequence[HeldTicket]], trail_length: Callable[[list[int]], int] | None = None,
+          ) -> list[Tally]:
+    """Every player's scoring facts. With ``trail_length`` (a search's memo of trail lengths, given the
+    routes of a network) the longest trail is asked of it and its path left empty."""
+    n = len(tickets)
+    feats = board.features
+    owned: list[list[int]] = [[] for _ in range(n)]
+    for ri, p in enumerate(route_owner):
+        if p >= 0:
+            owned[p].append(ri)
+    built: list[list[int]] = [[] for _ in range(n)]
+    for city, p in enumerate(station_owner):
+        if p >= 0:
+            built[p].append(city)
+    out = []
+    for p in range(n):
+        routes = owned[p]
+        own_edges = [(board.routes[r].a, board.routes[r].b) for r in routes]
+        options = [
+            [(board.routes[r].a, board.routes[r].b, r) for r in board.city_routes[city]
+             if route_owner[r] >= 0 and route_owner[r] != p]
+            for city in built[p]
+        ]
+        choice = best_station_assignment(own_edges, options, [(t.a, t.b, t.points) for t in tickets[p]])
+        length = 0
+        path: list[int] = []
+        if feats.longest_path:
+            if trail_length is not None:
+                length = trail_length(routes)
+            else:
+                length, path = longest_trail([(board.routes[r].a, board.routes[r].b, board.routes[r].length)
+                                              for r in routes])
+        touched: list[int] = []
+        if feats.attractions:
+            touched = sorted({c for r in routes for c in (board.routes[r].a, board.routes[r].b)} & board.attractions)
+        out.append(Tally(routes, built[p], choice, length, path, touched))
+    return out
+
+
+def express_bonus(board: Board, tallies: Sequence[Tally]) -> list[int]:
+    """The European Express: its points to every player whose trail is the longest (none if no one built)."""
+    if not board.features.longest_path:
+        return [0] * len(tallies)
+    best = max(t.longest for t in tallies)
+    return [board.longest_path_bonus if best > 0 and t.longest == best else 0 for t in tallies]
+
+
+def total(board: Board, t: Tally, bonus: int) -> int:
+    """A player's final score: routes, tickets, unused stations, the European Express, attractions."""
+    points = sum(board.route_score[r] for r in t.routes) + t.choice.ticket_points + bonus
+    if board.features.stations:
+        points += board.unused_station_points * (board.stations - len(t.built))
+    if board.features.attractions:
+        points += board.attraction_points * len(t.attractions)
+    return points
+
+
+def final_totals(board: Board, route_owner: Sequence[int], station_owner: Sequence[int],
+                 tickets: Sequence[Sequence[HeldTicket]], trail_length: Callable[[list[int]], int] | None = None,
+                 ) -> list[int]:
+    """Each player's final score alone: what a search scores its playouts with, without the breakdown's
+    names and lists (the same facts and sums as :func:`score_position`)."""
+    tallies = tally(board, route_owner, station_owner, tickets, trail_length)
+    bonus = express_bonus(board, tallies)
+    return [total(board, t, b) for t, b in zip(tallies, bonus, strict=True)]
+
+
 def score_position(
     board: Board,
     names: Sequence[str],
@@ -81,29 +162,13 @@ def score_position(
     """JSON-ready final scores: per-player breakdown, ranks, winners and the tie-break that decided."""
     if tiebreak not in TIEBREAKS:
         raise ValueError(f"unknown tiebreak {tiebreak!r}; choose one of {', '.join(TIEBREAKS)}")
-    n = len(names)
     feats = board.features
-    owned: list[list[int]] = [[] for _ in range(n)]
-    for ri, p in enumerate(route_owner):
-        if p >= 0:
-            owned[p].append(ri)
-    built: list[list[int]] = [[] for _ in range(n)]
-    for city, p in enumerate(station_owner):
-        if p >= 0:
-            built[p].append(city)
-
+    tallies = tally(board, route_owner, station_owner, tickets)
+    bonus = express_bonus(board, tallies)
     players: list[dict[str, Any]] = []
-    for p in range(n):
-        routes = owned[p]
-        own_edges = [(board.routes[r].a, board.routes[r].b) for r in routes]
+    for p, t in enumerate(tallies):
         held = tickets[p]
-        tix = [(t.a, t.b, t.points) for t in held]
-        options = [
-            [(board.routes[r].a, board.routes[r].b, r) for r in board.city_routes[city]
-             if route_owner[r] >= 0 and route_owner[r] != p]
-            for city in built[p]
-        ]
-        choice = best_station_assignment(own_edges, options, tix)
+        routes, choice = t.routes, t.choice
         entry: dict[str, Any] = {
             "name": names[p],
             "seat": p,
@@ -114,36 +179,29 @@ def score_position(
             "completed_tickets": sum(choice.completed),
             "failed_tickets": len(held) - sum(choice.completed),
             "tickets": [
-                {"id": t.id, "from": board.cities[t.a], "to": board.cities[t.b], "points": t.points,
+                {"id": h.id, "from": board.cities[h.a], "to": board.cities[h.b], "points": h.points,
                  "completed": done}
-                for t, done in zip(held, choice.completed, strict=True)
+                for h, done in zip(held, choice.completed, strict=True)
             ],
         }
         if feats.stations:
-            entry["stations_built"] = len(built[p])
-            entry["station_points"] = board.unused_station_points * (board.stations - len(built[p]))
+            entry["stations_built"] = len(t.built)
+            entry["station_points"] = board.unused_station_points * (board.stations - len(t.built))
             entry["stations"] = [
                 {"city": board.cities[c], "borrows": None if r is None else board.route_label(r)}
-                for c, r in zip(built[p], choice.borrowed, strict=True)
+                for c, r in zip(t.built, choice.borrowed, strict=True)
             ]
         if feats.longest_path:
-            length, path = longest_trail([(board.routes[r].a, board.routes[r].b, board.routes[r].length)
-                                          for r in routes])
-            entry["longest_path"] = length
-            entry["longest_path_routes"] = [board.route_label(routes[i]) for i in path]
+            entry["longest_path"] = t.longest
+            entry["longest_path_routes"] = [board.route_label(routes[i]) for i in t.path]
         if feats.attractions:
-            touched = sorted({c for r in routes for c in (board.routes[r].a, board.routes[r].b)} & board.attractions)
-            entry["attractions"] = [board.cities[c] for c in touched]
-            entry["attraction_points"] = board.attraction_points * len(touched)
+            entry["attractions"] = [board.cities[c] for c in t.attractions]
+            entry["attraction_points"] = board.attraction_points * len(t.attractions)
         players.append(entry)
-
-    if feats.longest_path:
-        best = max(e["longest_path"] for e in players)
-        for e in players:
-            e["longest_path_bonus"] = board.longest_path_bonus if best > 0 and e["longest_path"] == best else 0
-    for e in players:
-        e["total"] = (e["route_points"] + e["ticket_points"] + e.get("station_points", 0)
-                      + e.get("longest_path_bonus", 0) + e.get("attraction_points", 0))
+    for p, (entry, t) in enumerate(zip(players, tallies, strict=True)):  # after every entry: the keys' order
+        if feats.longest_path:
+            entry["longest_path_bonus"] = bonus[p]
+        entry["total"] = total(board, t, bonus[p])
 
     criteria = _criteria(board, tiebreak)
     keys = [tuple(fn(e) for _, fn in criteria) for e in players]
