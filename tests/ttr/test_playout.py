@@ -9,6 +9,7 @@ import pytest
 
 import tracklayer
 from tracklayer.core.rng import Rng, seed_state
+from tracklayer.ttr.scoring import TrailLengths
 
 
 @pytest.mark.parametrize(("game", "n", "variant", "seed"), [
@@ -49,22 +50,11 @@ def test_a_playout_stops_at_its_limit() -> None:
 def test_final_totals_are_the_totals_of_the_breakdown(game: str, n: int, variant: str | None) -> None:
     """A search scores its playouts with ``final_totals`` (no names, no lists): the same numbers as
     ``result()``, finished or not, stations, the European Express and attractions included, with the
-    trail lengths computed or asked of a search's memo."""
-    from tracklayer.ttr.trail import longest_trail
-
-    asked: dict[tuple[int, ...], int] = {}
-
-    def memo(routes: list[int]) -> int:
-        key = tuple(routes)
-        if key not in asked:
-            board = g.board
-            asked[key] = longest_trail([(board.routes[r].a, board.routes[r].b, board.routes[r].length)
-                                        for r in routes])[0]
-        return asked[key]
-
+    trail lengths computed or asked of a search's memo (``TrailLengths``)."""
     checked = stations = 0
     for seed in range(12):
         g = tracklayer.new_game(game, n, seed=seed, variant=variant)
+        memo = TrailLengths(g.board)
         rnd = random.Random(seed)
         while not g.is_over:
             legal = g.legal_actions()
@@ -73,6 +63,7 @@ def test_final_totals_are_the_totals_of_the_breakdown(game: str, n: int, variant
                 totals = [p["total"] for p in g.result()["players"]]
                 assert g.final_totals() == totals
                 assert g.final_totals(memo) == totals
+                assert g.final_totals(memo) == totals  # now every length from the memo
                 checked += 1
         stations += sum(o >= 0 for o in g.state.station_owner)
     assert checked >= 12 * 2  # the end of every game and positions on the way

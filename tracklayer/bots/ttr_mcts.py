@@ -40,7 +40,7 @@ from tracklayer.bots.ttr_heuristic import HeuristicBot, Moves
 from tracklayer.core.errors import IllegalAction
 from tracklayer.core.rng import Rng
 from tracklayer.ttr import belief
-from tracklayer.ttr.trail import longest_trail
+from tracklayer.ttr.scoring import TrailLengths
 
 DEFAULT_ITERATIONS = 160  # simulations per searched move (reproducible: no clock involved)
 MAX_SECONDS: float | None = None  # no time cap unless a Budget asks for one
@@ -229,8 +229,7 @@ class MCTSBot:
         # network's on the games of LEARNED_PRIOR, the planner's elsewhere
         self.prior = prior
         self._learned: dict[tuple[str, str, int], Any] = {}
-        self._board: Any = None
-        self._trails: dict[tuple[int, ...], int] = {}
+        self._trails: TrailLengths | None = None  # the running search's (see evaluate)
         self.last_stats: list[tuple[str, int, float]] = []
 
     def turns_left(self, obs: Obs) -> float:
@@ -313,8 +312,7 @@ class MCTSBot:
         rejection), so the budget goes to the close calls.
         """
         rng = random.Random(move_seed(self.seed, obs.view, "mcts"))
-        self._board = obs.info.board
-        self._trails = {}  # this search's trail lengths: its playouts often end with the same networks
+        self._trails = TrailLengths(obs.info.board)  # its playouts often end with the same networks
         deadline = None if seconds is None else time.perf_counter() + seconds
         alive = list(range(len(cands)))
         values: list[list[float]] = [[] for _ in cands]
@@ -344,17 +342,6 @@ class MCTSBot:
         self.last_stats = [(str(cands[k]), len(values[k]), sum(values[k]) / max(1, len(values[k])))
                            for k in range(len(cands))]
         return cands[best]
-
-    def _trail_length(self, routes: list[int]) -> int:
-        """The longest trail of a network (the player's routes), computed once per search."""
-        key = tuple(routes)
-        length = self._trails.get(key)
-        if length is None:
-            board = self._board
-            length = longest_trail([(board.routes[r].a, board.routes[r].b, board.routes[r].length)
-                                    for r in routes])[0]
-            self._trails[key] = length
-        return length
 
     @staticmethod
     def _diff(values: list[list[float]], k: int, worlds: int) -> tuple[float, float]:
@@ -400,7 +387,7 @@ class MCTSBot:
     def evaluate(self, g: Any, obs: Obs, me: int) -> float:
         s = g.state
         if s.phase == "over":
-            totals = g.final_totals(self._trail_length)
+            totals = g.final_totals(self._trails)
         else:
             totals = [self.estimate(g, obs, p) for p in range(s.n_players)]
         best_other = max(t for p, t in enumerate(totals) if p != me)

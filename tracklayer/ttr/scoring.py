@@ -114,13 +114,35 @@ def tally(board: Board, route_owner: Sequence[int], station_owner: Sequence[int]
             if trail_length is not None:
                 length = trail_length(routes)
             else:
-                length, path = longest_trail([(board.routes[r].a, board.routes[r].b, board.routes[r].length)
-                                              for r in routes])
+                length, path = network_trail(board, routes)
         touched: list[int] = []
         if feats.attractions:
             touched = sorted({c for r in routes for c in (board.routes[r].a, board.routes[r].b)} & board.attractions)
         out.append(Tally(routes, built[p], choice, length, path, touched))
     return out
+
+
+def network_trail(board: Board, routes: Sequence[int]) -> tuple[int, list[int]]:
+    """The longest continuous trail of a network (routes by id): its length and its routes, as positions
+    in ``routes``."""
+    return longest_trail([(board.routes[r].a, board.routes[r].b, board.routes[r].length) for r in routes])
+
+
+class TrailLengths:
+    """Longest-trail lengths of networks, each computed once: a search's playouts end with the same
+    networks again and again. Pass it as ``trail_length``; keep one per search (it grows with the
+    networks it is asked about)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.known: dict[tuple[int, ...], int] = {}
+
+    def __call__(self, routes: list[int]) -> int:
+        key = tuple(routes)
+        length = self.known.get(key)
+        if length is None:
+            length = self.known[key] = network_trail(self.board, routes)[0]
+        return length
 
 
 def express_bonus(board: Board, tallies: Sequence[Tally]) -> list[int]:
