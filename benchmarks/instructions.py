@@ -55,12 +55,13 @@ for seed in range(40):
 print(moves)
 """,
 }
-# (label, the function's symbol in the compiled build's callgrind output)
+# (label, its class or module, its name): found in the compiled build's callgrind output as Cython's
+# ``__pyx_pw_..._<owner>_<number><name>``, whatever the number (it moves as functions are added)
 FUNCTIONS = {
-    "mcts": [("MCTSBot.search", "MCTSBot_13search"), ("score_position", "scoring_5score_position"),
-             ("final_totals", "scoring_11final_totals"), ("longest_trail", "trail_1longest_trail")],
-    "random": [("legal_actions", "BaseGame_13legal_actions"), ("apply", "BaseGame_17apply"),
-               ("TTRGame.result", "TTRGame_9result")],
+    "mcts": [("MCTSBot.search", "MCTSBot", "search"), ("score_position", "scoring", "score_position"),
+             ("final_totals", "scoring", "final_totals"), ("longest_trail", "trail", "longest_trail")],
+    "random": [("legal_actions", "BaseGame", "legal_actions"), ("apply", "BaseGame", "apply"),
+               ("TTRGame.result", "TTRGame", "result")],
 }
 
 
@@ -74,9 +75,9 @@ def count(root: Path, workload: str, out_dir: Path, tag: str) -> tuple[str, int,
     table = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)],
                            capture_output=True, text=True, check=True).stdout
     per: dict[str, int] = {}
-    for label, symbol in FUNCTIONS[workload]:
-        hits = [int(line.split()[0].replace(",", "")) for line in table.splitlines()
-                if symbol in line and "__pyx_pw_" in line]
+    for label, owner, name in FUNCTIONS[workload]:
+        pattern = re.compile(rf"__pyx_pw_\w*{re.escape(owner)}_\d+{re.escape(name)}\b")
+        hits = [int(line.split()[0].replace(",", "")) for line in table.splitlines() if pattern.search(line)]
         if hits:
             per[label] = max(hits)
     return run.stdout.strip(), total, per
@@ -97,7 +98,7 @@ def main() -> None:
         print("note: the two checkouts played different games; the counts compare different work")
     print(f"{'instructions (millions)':<26}" + "".join(f"{name:>14}" for name, _ in roots)
           + (f"{'this / against':>16}" if len(roots) == 2 else ""))
-    labels = ["whole process"] + [label for label, _ in FUNCTIONS[args.workload]]
+    labels = ["whole process"] + [label for label, _, _ in FUNCTIONS[args.workload]]
     for label in labels:
         values = [r[1] if label == "whole process" else r[2].get(label) for r in results]
         cells = "".join(f"{'—' if v is None else f'{v / 1e6:,.0f}':>14}" for v in values)
