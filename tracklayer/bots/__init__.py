@@ -15,16 +15,18 @@ import importlib
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from tracklayer.bots.base import Bot as BaseBot
 from tracklayer.bots.base import Budget, FamilyBot, play_game
 from tracklayer.bots.random_bot import RandomBot
+from tracklayer.core.action import Action
 from tracklayer.core.errors import TracklayerError
 
 
 class Bot(Protocol):
-    def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Budget | None = None) -> Any: ...
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget: Budget | None = None) -> Action: ...
 
 
-def _family(name: str, ttr: str, trans: str) -> Callable[[Any], Bot]:
+def _family(name: str, ttr: str, trans: str) -> Callable[[int | str | None], Bot]:
     """A registry constructor whose bot picks its implementation by the game family of the view."""
 
     def factory(seed: int | str | None = None) -> Bot:
@@ -32,7 +34,7 @@ def _family(name: str, ttr: str, trans: str) -> Callable[[Any], Bot]:
         from tracklayer.bots.ttr_heuristic import make_style
         from tracklayer.bots.ttr_mcts import MCTSBot
 
-        factories: dict[str, Callable[[Any], Any]] = {
+        factories: dict[str, Callable[[int | str | None], BaseBot]] = {
             "ttr": MCTSBot if ttr == "mcts" else make_style(ttr),
             "trans": TRANS_BOTS[trans],
         }
@@ -59,7 +61,7 @@ def _learned(seed: int | str | None = None) -> Bot:
 
 # name -> (Ticket to Ride style, Trans bot). Every name but "learned" plays every family: a name made for
 # one family plays the other with the closest bot there (the table in docs/bots.md).
-BOTS: dict[str, Callable[[Any], Bot]] = {
+BOTS: dict[str, Callable[[int | str | None], Bot]] = {
     "random": RandomBot,
     "greedy": _family("greedy", "greedy", "steiner"),
     "routes": _family("routes", "routes", "steiner"),
@@ -108,7 +110,7 @@ def check_bot(name: str) -> None:
         raise TracklayerError(f"unknown bot {name!r}; bots: {', '.join(bot_names())}, or package.module:factory")
 
 
-def _outside_factory(name: str) -> Callable[[Any], Bot]:
+def _outside_factory(name: str) -> Callable[[int | str | None], Bot]:
     module_name, _, attr = name.partition(":")
     try:
         found: Any = importlib.import_module(module_name)

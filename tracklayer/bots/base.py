@@ -14,9 +14,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from tracklayer.core.action import Action
 from tracklayer.core.rng import seed_state
+
+if TYPE_CHECKING:
+    from tracklayer import Game
+
+_G = TypeVar("_G", bound="Game")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +53,10 @@ class Bot(Protocol):
     ``needs_view = False`` reads only the legal actions and may be given an empty view instead (building
     a view costs more than a random choice)."""
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Budget | None = None) -> Any: ...
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget: Budget | None = None) -> Action: ...
 
 
-def bot_view(bot: Any, game: Any, seat: int, **view_options: Any) -> dict[str, Any]:
+def bot_view(bot: object, game: Game, seat: int, **view_options: Any) -> dict[str, Any]:
     """What ``bot`` is shown at ``seat``: ``game.view(seat, **view_options)``, or ``{}`` for a bot that
     reads none."""
     if not getattr(bot, "needs_view", True):
@@ -75,14 +81,15 @@ class FamilyBot:
     ``factories`` maps a family prefix ("ttr", "trans") to a constructor ``(seed) -> bot``.
     """
 
-    def __init__(self, name: str, seed: int | str | None, factories: dict[str, Callable[[Any], Any]]) -> None:
+    def __init__(self, name: str, seed: int | str | None,
+                 factories: dict[str, Callable[[int | str | None], Bot]]) -> None:
         self.name = name
         self.seed = seed
         self.factories = factories
-        self._impl: Any = None
+        self._impl: Bot | None = None
         self._family: str | None = None
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Budget | None = None) -> Any:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget: Budget | None = None) -> Action:
         family = str(view.get("game", "")).split("-", 1)[0]
         if self._impl is None or family != self._family:
             factory = self.factories.get(family)
@@ -97,8 +104,8 @@ class FamilyBot:
         return f"<{self.name} bot seed={self.seed!r}>"
 
 
-def play_game(game: Any, bots: Sequence[Bot], budget: Budget | None = None,
-              on_move: Callable[[int, Any, float], None] | None = None, max_moves: int = 20_000) -> Any:
+def play_game(game: _G, bots: Sequence[Bot], budget: Budget | None = None,
+              on_move: Callable[[int, Action, float], None] | None = None, max_moves: int = 20_000) -> _G:
     """Play ``game`` to the end, asking ``bots[seat]`` for each move with only that seat's view.
 
     ``on_move(seat, action, seconds)`` is called after every move (move timing for the lab). Returns
@@ -107,8 +114,7 @@ def play_game(game: Any, bots: Sequence[Bot], budget: Budget | None = None,
     from tracklayer.core.errors import IllegalAction
 
     moves = 0
-    while not game.is_over:
-        seat = game.current_player
+    while (seat := game.current_player) is not None:  # None: the game is over
         view = bot_view(bots[seat], game, seat)
         legal = game.legal_actions()
         t0 = time.perf_counter()

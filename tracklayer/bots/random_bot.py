@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from tracklayer.bots.base import Budget
+
+_A = TypeVar("_A")
 
 
 class RandomBot:
@@ -19,7 +24,7 @@ class RandomBot:
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Any = None) -> Any:
+    def choose(self, view: dict[str, Any], legal: Sequence[_A], budget: Budget | None = None) -> _A:
         """Pick from ``legal`` only; ``view`` is ignored but is all a bot is ever given to look at."""
         if not len(legal):
             raise ValueError("RandomBot.choose: no legal action to choose from")
