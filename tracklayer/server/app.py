@@ -12,7 +12,6 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -109,7 +108,7 @@ async def http_error(_request: Request, exc: Exception) -> Response:
     return SafeJSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
 
 
-def _field(loc: Sequence[Any]) -> str:
+def _field(loc: Sequence[int | str]) -> str:
     """``("body", "seats", 1, "kind")`` as ``seats[1].kind``."""
     out = ""
     for part in loc[1:]:

@@ -47,10 +47,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tracklayer.bots import RandomBot, make_bot, resolve_bot
+from tracklayer.bots import Bot, RandomBot, make_bot, resolve_bot
 from tracklayer.bots.base import Budget
+
+if TYPE_CHECKING:
+    from tracklayer.core.action import Action
 
 log = logging.getLogger("tracklayer.server")
 
@@ -75,9 +78,9 @@ class Choice:
     reason: str = ""
 
 
-BotFactory = Callable[[str, int], Any]
+BotFactory = Callable[[str, int], Bot]
 
-_bots: OrderedDict[tuple[Any, str, int], Any] = OrderedDict()  # per worker: bots by (factory, name, seed)
+_bots: OrderedDict[tuple[BotFactory, str, int], Bot] = OrderedDict()  # per worker: bots by (factory, name, seed)
 _MAX_BOTS = 512
 
 
@@ -104,7 +107,7 @@ def _search_iterations() -> int:
     return DEFAULT_ITERATIONS
 
 
-def think(factory: BotFactory, name: str, seed: int, view: dict[str, Any], legal: Sequence[Any],
+def think(factory: BotFactory, name: str, seed: int, view: dict[str, Any], legal: Sequence[Action],
           deadline: float) -> tuple[int | None, int, str]:
     """In a worker: ``(index of the chosen action, pid, "")``, or ``(None, pid, reason)`` for a job
     whose time was up before it started. ``deadline`` is wall-clock (``time.time()``)."""
@@ -176,7 +179,7 @@ class BotPool:
             with contextlib.suppress(Exception):
                 await asyncio.wrap_future(fut)
 
-    async def choose(self, name: str, seed: int, view: dict[str, Any], legal: Sequence[Any],
+    async def choose(self, name: str, seed: int, view: dict[str, Any], legal: Sequence[Action],
                      urgent: bool = True) -> Choice:
         """The bot ``name`` with ``seed`` chooses among ``legal`` in a worker, within ``move_seconds``.
         ``urgent``: a person waits for this move (served before the others)."""
@@ -310,7 +313,7 @@ class SeatBot:
 
     name: str
     seed: int
-    inline: Any | None
+    inline: Bot | None
     fallback: RandomBot
     last: Choice | None = None  # the last pool answer (tests read where the move was chosen)
 

@@ -5,10 +5,14 @@ that the browser draws. Everything here is public: map data, never a game's stat
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tracklayer
 from tracklayer.bots import bot_names, cannot_play, resolve_bot
+
+if TYPE_CHECKING:
+    from tracklayer.trans.board import Board as TransBoard
+    from tracklayer.ttr.board import Board as TTRBoard
 
 TRANS_VARIANTS = {
     "standard": ("Standard", None),
@@ -49,14 +53,14 @@ def family(game: str) -> str:
 
 
 @cache
-def _ttr_board(game: str) -> Any:
+def _ttr_board(game: str) -> TTRBoard:
     from tracklayer.ttr.board import load_board
 
     return load_board(game)
 
 
 @cache
-def _trans_board(game: str) -> Any:
+def _trans_board(game: str) -> TransBoard:
     from tracklayer.trans.board import load_board
 
     return load_board(game)
@@ -74,9 +78,9 @@ def game_entry(game: str) -> dict[str, Any] | None:
             return _playable({"name": game, "title": b.name, "family": "ttr", "min_players": b.min_players,
                               "max_players": b.max_players, "variants": variants,
                               "default_variant": b.default_variant, "options": options, **bot_choices("ttr")})
-        b = _trans_board(game)
-        return {"name": game, "title": b.name, "family": "trans", "min_players": b.min_players,
-                "max_players": b.max_players,
+        tb = _trans_board(game)
+        return {"name": game, "title": tb.name, "family": "trans", "min_players": tb.min_players,
+                "max_players": tb.max_players,
                 "variants": [{"name": k, "title": t} for k, (t, _) in TRANS_VARIANTS.items()],
                 "default_variant": "standard", "options": [], **bot_choices("trans")}
     except Exception:  # an engine in progress that cannot load its board yet is simply not offered
@@ -146,15 +150,15 @@ def board_data(game: str) -> dict[str, Any]:
                         "label": b.route_label(r.index), "points": b.route_score[r.index]}
                        for r in b.routes],
         }
-    b = _trans_board(game)
+    tb = _trans_board(game)
     return {
-        "family": "trans", "game": game, "name": b.name,
-        "points": [list(p) for p in b.xy],
-        "edges": [{"i": e, "a": b.edge_a[e], "b": b.edge_b[e], "cost": b.edge_cost[e],
-                   "terrain": b.edge_terrain[e], "text": b.edge_text(e)} for e in range(len(b.edge_a))],
-        "cities": [{"name": c.name, "color": b.colors[c.color], "point": c.point,
-                    "point_text": b.point_text(c.point)} for c in b.cities],
-        "colors": list(b.colors), "rails": b.rails, "goal": b.goal,
+        "family": "trans", "game": game, "name": tb.name,
+        "points": [list(p) for p in tb.xy],
+        "edges": [{"i": e, "a": tb.edge_a[e], "b": tb.edge_b[e], "cost": tb.edge_cost[e],
+                   "terrain": tb.edge_terrain[e], "text": tb.edge_text(e)} for e in range(len(tb.edge_a))],
+        "cities": [{"name": c.name, "color": tb.colors[c.color], "point": c.point,
+                    "point_text": tb.point_text(c.point)} for c in tb.cities],
+        "colors": list(tb.colors), "rails": tb.rails, "goal": tb.goal,
     }
 
 
@@ -165,14 +169,14 @@ def score_data(game: str) -> dict[str, Any]:
     tickets; their cities are in :func:`board_data`. Served apart from it so the game page, which
     never shows other players' tickets, does not download them."""
     if family(game) != "ttr":
-        b = _trans_board(game)
+        tb = _trans_board(game)
         # the special cards' effects, so the page knows from the data which cards change the score and
         # how many passes card 16 makes (a hand may then hold several cities of one colour)
         from tracklayer.trans.cards import load_cards
 
         cards = [{"id": c.id, "effect": c.effect, **({"times": c.times} if c.times else {})}
                  for c in load_cards().values()]
-        return {"game": game, "family": "trans", "max_players": b.max_players, "tickets": [], "variants": [],
+        return {"game": game, "family": "trans", "max_players": tb.max_players, "tickets": [], "variants": [],
                 "special_cards": cards}
     b = _ttr_board(game)
     return {

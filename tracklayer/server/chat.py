@@ -75,13 +75,13 @@ class ChatError(Exception):
         self.message = message
 
 
-def clean_text(raw: Any) -> str:
+def clean_text(raw: object) -> str:
     """The message as stored: a string with control characters removed (newlines and tabs become
     spaces), no text-direction overrides, spaces collapsed at the ends; refused if empty or too long."""
     if not isinstance(raw, str):
         raise ChatError("bad-chat", "a chat message is {\"type\": \"chat\", \"text\": \"...\"} with a text")
-    raw, _ = sanitise(raw)
-    text = "".join(" " if ch in "\n\r\t" else ch for ch in raw
+    valid, _ = sanitise(raw)
+    text = "".join(" " if ch in "\n\r\t" else ch for ch in valid
                    if ch in "\n\r\t" or unicodedata.category(ch) not in ("Cc", "Cs"))
     text = _BIDI.sub("", text).strip()
     if not text:
@@ -162,7 +162,7 @@ class ChatHub:
             return "table", None, None
         return "spectator", None, None
 
-    async def post(self, room: Room, conn: Connection, raw: Any) -> None:
+    async def post(self, room: Room, conn: Connection, raw: object) -> None:
         """Handle ``{"type": "chat"}`` from ``conn``: refuse (ChatError) or store and deliver."""
         text = clean_text(raw)
         role, seat, name = self._author(room, conn)

@@ -33,7 +33,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +46,8 @@ from tracklayer.server.catalog import BOT_LEVELS, DEFAULT_LEVEL, FAMILY_BOTS, fa
 from tracklayer.server.db import metadata
 
 if TYPE_CHECKING:
+    from tracklayer import Game
+    from tracklayer.core.action import Action
     from tracklayer.server.db import Store
     from tracklayer.server.room import Host, Room
 
@@ -86,7 +88,7 @@ def default_standin(game: str) -> str:
     return levels.get("hard") or levels[DEFAULT_LEVEL[fam]]
 
 
-def parse_standin(raw: Any, game: str) -> str:
+def parse_standin(raw: object, game: str) -> str:
     """The stand-in bot asked for (a level of the game's family, or one of its bots), else the default."""
     if raw is None:
         return default_standin(game)
@@ -131,7 +133,7 @@ def parse_clock(body: dict[str, Any], game: str) -> tuple[dict[str, Any] | None,
     return {"turn_seconds": turn, "bank_seconds": bank, "preset": preset, "standin": standin}, standin
 
 
-def standin_moves(legal: Sequence[Any]) -> Sequence[Any]:
+def standin_moves(legal: Sequence[Action]) -> Sequence[Action]:
     """The moves a stand-in may make for a seat whose player is away: the seat's legal moves but
     drawing destination tickets, unless that is the only one. A stand-in keeps the seat's game going as
     its player would; new tickets are a commitment the player never asked for (and a risk of losing
@@ -215,7 +217,7 @@ class Control:
             out.add(self.acting)
         return out
 
-    def observe(self, game: Any, human: list[bool], now: float | None = None) -> bool:
+    def observe(self, game: Game, human: list[bool], now: float | None = None) -> bool:
         """Follow the game: when the mover changed, close the old turn (bank, timeouts, the one-turn
         stand-in) and start the new one (its deadline). Idempotent; True if anything changed."""
         seat = None if game.is_over else game.current_player
@@ -240,7 +242,7 @@ class Control:
         self.dirty = True
         return True
 
-    def restart_turn(self, game: Any, human: list[bool]) -> None:
+    def restart_turn(self, game: Game, human: list[bool]) -> None:
         """The seat to move changed hands (taken back, handed over): its clock starts afresh, and
         nobody's bank or count of timeouts is touched."""
         seat = None if game.is_over else game.current_player
@@ -417,7 +419,7 @@ class Clocks:
         seat, deadline = c.turn_seat, c.deadline
         self._timers[room.id] = loop.call_later(delay, lambda: self.spawn(self._fire(room, seat, deadline)))
 
-    def spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)  # a task nobody references may be collected before it ends
         task.add_done_callback(self._tasks.discard)

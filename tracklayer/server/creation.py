@@ -21,7 +21,7 @@ def bad(message: str) -> HTTPException:
     return HTTPException(status_code=400, detail=message)
 
 
-def new_record(body: dict[str, Any], seed: int | None = None) -> tuple[GameRecord, Any]:
+def new_record(body: dict[str, Any], seed: int | None = None) -> tuple[GameRecord, tracklayer.Game]:
     """The record and engine game ``body`` asks for (the body of ``POST /api/games``, a JSON object);
     ``seed`` fixes the deck (a tutorial's lesson), else it is drawn."""
     name = body.get("game")

@@ -15,7 +15,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     Boolean,
@@ -41,6 +41,10 @@ from sqlalchemy.exc import IntegrityError
 from tracklayer.server.guard import sanitise
 from tracklayer.server.notify import notify_sql
 
+if TYPE_CHECKING:
+    from sqlalchemy.engine.interfaces import DBAPIConnection
+    from sqlalchemy.pool import ConnectionPoolEntry
+
 log = logging.getLogger("tracklayer.server")
 metadata = MetaData()
 
@@ -56,7 +60,7 @@ games = Table(
     Column("status", String(16), nullable=False, default="open"),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
-    # --- lobby (#13: links never lost, matchmaking; migration 0004) ---
+    # --- lobby (links never lost, matchmaking; migration 0004) ---
     Column("creator_token", String(64), nullable=True, unique=True),  # reads every link of the game
     Column("private", Boolean, nullable=True),  # True: not listed; False: listed with a watch link; None: older game
     Column("fill_at", Float, nullable=True),  # a waiting game's open seats go to bots at this time (quick play)
@@ -154,7 +158,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
-        def _pragmas(conn: Any, _record: Any) -> None:
+        def _pragmas(conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
             cur = conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL")  # a committed move survives a crash

@@ -16,11 +16,11 @@ import logging
 import math
 import unicodedata
 from collections.abc import Awaitable, Callable, Collection, MutableMapping
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 from fastapi import HTTPException
 from fastapi.responses import JSONResponse
-from starlette.requests import ClientDisconnect
+from starlette.requests import ClientDisconnect, Request
 
 log = logging.getLogger("tracklayer.server")
 
@@ -62,7 +62,7 @@ def _parse_float(text: str) -> float:
     return value
 
 
-def _parse_constant(text: str) -> Any:
+def _parse_constant(text: str) -> NoReturn:
     raise BadJSON(f"{text} is not JSON")
 
 
@@ -77,12 +77,12 @@ def encodable(text: str) -> bool:
     return True
 
 
-def check_tree(value: Any, max_depth: int = MAX_JSON_DEPTH) -> None:
+def check_tree(value: object, max_depth: int = MAX_JSON_DEPTH) -> None:
     """Refuse nesting deeper than ``max_depth`` and strings that are not valid Unicode.
 
     Iterative (an explicit stack): the decoded value may be as deep as the recursion limit allowed.
     """
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
         if isinstance(node, str):
@@ -128,14 +128,14 @@ def _name_char_ok(ch: str) -> bool:
     return cat != "Cf" or ch in "\u200c\u200d"
 
 
-def clean_name(raw: Any, default: str, where: str) -> str:
+def clean_name(raw: object, default: str, where: str) -> str:
     """A player's name as stored and shown: NFC, whitespace runs made one space and stripped, at most
     ``MAX_NAME`` characters, only printable characters. ``default`` for a missing or blank name;
     HTTPException 400 (naming ``where``) for anything else that is not such a name."""
     return clean_text(raw, MAX_NAME, where, "name") or default
 
 
-def clean_text(raw: Any, limit: int, where: str, what: str = "text") -> str | None:
+def clean_text(raw: object, limit: int, where: str, what: str = "text") -> str | None:
     """A short text a person writes (a name, a bot's description): NFC, whitespace runs made one space
     and stripped, at most ``limit`` characters, only printable characters. None for a missing or blank
     one; HTTPException 400 (naming ``where`` and ``what`` it is) for anything else."""
@@ -153,7 +153,7 @@ def clean_text(raw: Any, limit: int, where: str, what: str = "text") -> str | No
     return text or None
 
 
-def shown(value: Any, limit: int = 40) -> str:
+def shown(value: object, limit: int = 40) -> str:
     """``repr(value)`` cut to ``limit`` characters, for echoing client input in an error message
     (repr escapes what is not printable, so the message stays encodable)."""
     text = repr(value)
@@ -161,7 +161,10 @@ def shown(value: Any, limit: int = 40) -> str:
 
 
 # ---------------------------------------------------------------------------- stored data
-def sanitise(value: Any) -> tuple[Any, bool]:
+_T = TypeVar("_T")
+
+
+def sanitise(value: _T) -> tuple[_T, bool]:
     """``value`` (decoded stored JSON) with every string made valid Unicode (an unpaired surrogate
     becomes U+FFFD); the flag tells whether anything changed. Rows written before names were
     checked may hold such strings, and one of them must not break a page for everybody."""
@@ -354,7 +357,7 @@ class TooLarge(HTTPException):
         super().__init__(413, f"a request body is at most {limit} bytes")
 
 
-async def json_body(request: Any) -> Any:
+async def json_body(request: Request) -> Any:
     """The request's JSON body, decoded by :func:`loads`: the middleware's copy when the client said
     it sends JSON, else the body decoded here (400 with the reason if it is not acceptable)."""
     if JSON_STASH in request.scope:

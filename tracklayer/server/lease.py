@@ -44,9 +44,15 @@ import hashlib
 import logging
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tracklayer.server.background import Background
+
+if TYPE_CHECKING:
+    from psycopg import AsyncConnection
+    from psycopg.rows import TupleRow
+
+    from tracklayer.server.db import Store
 
 log = logging.getLogger("tracklayer.server")
 
@@ -68,7 +74,7 @@ def lock_key(game_id: str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-def held(store: Any, game_ids: list[str]) -> set[str]:
+def held(store: Store, game_ids: list[str]) -> set[str]:
     """Which of ``game_ids`` some process holds the lease of now (any process: this one's are in
     memory here). Read from ``pg_locks`` on one of the store's pooled connections: a lock taken with
     the one-``bigint`` form shows its key's high half in ``classid``, its low half in ``objid`` and 1
@@ -174,7 +180,7 @@ class Lease:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
 
-    async def _step(self, conn: Any) -> None:
+    async def _step(self, conn: AsyncConnection[TupleRow]) -> None:
         """Release what is no longer wanted, try for what is wanted and not held (one query each),
         or just check that the connection is alive."""
         release = [g for g in self._owned if g not in self._wanted]
@@ -202,7 +208,7 @@ class Lease:
             await self._query(conn, "SELECT 1", [])
 
     @staticmethod
-    async def _query(conn: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    async def _query(conn: AsyncConnection[TupleRow], sql: str, params: list[object]) -> list[TupleRow]:
         """One query, bounded in time: a connection that does not answer counts as lost.
 
         ``asyncio.timeout``, never ``asyncio.wait_for``: on Python 3.11 ``wait_for`` returns the inner

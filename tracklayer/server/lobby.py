@@ -30,7 +30,7 @@ import json
 import logging
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import HTTPException
 from sqlalchemy import and_, select, update
@@ -40,6 +40,10 @@ from tracklayer.server.background import Background
 from tracklayer.server.catalog import game_entry
 from tracklayer.server.db import GameRecord, Store, games
 from tracklayer.server.guard import MAX_NAME, clean_name, shown
+
+if TYPE_CHECKING:
+    from tracklayer.server.room import Room
+    from tracklayer.server.rooms import Rooms
 
 log = logging.getLogger("tracklayer.server")
 
@@ -72,7 +76,7 @@ def bearer(authorization: str | None) -> str:
     return (authorization or "").removeprefix("Bearer ").strip()
 
 
-def same_secret(secret: str | None, token: Any) -> bool:
+def same_secret(secret: str | None, token: object) -> bool:
     return (isinstance(secret, str) and bool(secret) and isinstance(token, str) and 0 < len(token) <= 128
             and token.isascii() and secrets.compare_digest(secret, token))
 
@@ -86,7 +90,7 @@ class Matchmaker:
     bot-fill deadlines and keeps waiting rooms in memory in step with the database (a claim made by
     another server process)."""
 
-    def __init__(self, store: Store, rooms: Any, tick: float = TICK) -> None:
+    def __init__(self, store: Store, rooms: Rooms, tick: float = TICK) -> None:
         self.store = store
         self.rooms = rooms
         self.tick = tick
@@ -190,7 +194,7 @@ class Matchmaker:
                                             games.c.fill_at).where(games.c.id.in_(ids))))
 
     # ------------------------------------------------------------------ rooms in memory
-    def refresh(self, room: Any, row: Any) -> None:
+    def refresh(self, room: Room, row: Any) -> None:
         """Bring a room in memory to the stored seats (a claim here or in another process): the game
         is rebuilt from the new setup (no move exists while seats are open), bots are seated, clients
         get the new state, and a full game starts.
@@ -254,7 +258,7 @@ class Matchmaker:
                         self.refresh(room, row)
 
 
-def status_of(room: Any, token: str) -> dict[str, Any]:
+def status_of(room: Room, token: str) -> dict[str, Any]:
     rec = room.record
     access = room.access(token)
     if access is not None:

@@ -36,14 +36,14 @@ class Positions:
 
     def __init__(self, setup: dict[str, Any], moves: list[str]) -> None:
         self.moves = moves
-        game = tracklayer.load_game({**setup, "moves": []})
+        game: tracklayer.Game = tracklayer.load_game({**setup, "moves": []})
         self.kept = [game.clone()]
         for i, text in enumerate(moves, 1):
             game.apply(text)
             if i % STRIDE == 0:
                 self.kept.append(game.clone())
 
-    def at(self, n: int) -> Any:
+    def at(self, n: int) -> tracklayer.Game:
         game = self.kept[n // STRIDE].clone()
         for text in self.moves[n // STRIDE * STRIDE:n]:
             game.apply(text)
@@ -57,7 +57,7 @@ class Replays:
         self.games = games
         self.cache: OrderedDict[str, Positions] = OrderedDict()
 
-    async def position(self, room: Room, n: int) -> Any:
+    async def position(self, room: Room, n: int) -> tracklayer.Game:
         """The game ``room`` after its first ``n`` moves (the game is over: its moves stay as they are)."""
         total = len(room.game.moves)
         positions = self.cache.get(room.id)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import or_, select
 
@@ -37,6 +37,7 @@ from tracklayer.server.clocks import clocks
 from tracklayer.server.db import games
 
 if TYPE_CHECKING:
+    from tracklayer.server.db import Store
     from tracklayer.server.room import Host, Room
 
 log = logging.getLogger("tracklayer.server")
@@ -61,7 +62,7 @@ def _bot_held(seats_text: str, state_text: str | None) -> bool:
         return True  # a row this check cannot read is left to loading, which logs what is wrong with it
 
 
-def candidates(store: Any, after: str, limit: int) -> list[tuple[str, bool, tuple[float, float | None]]]:
+def candidates(store: Store, after: str, limit: int) -> list[tuple[str, bool, tuple[float, float | None]]]:
     """``(id, bot_held, stamp)`` of unfinished, started games with ids after ``after``, in id order,
     whose row may show a bot seat (a text match, checked by :func:`_bot_held`); ``stamp`` changes
     whenever a move or a seat change is stored."""

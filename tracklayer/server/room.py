@@ -16,11 +16,17 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tracklayer.server.accounts.store import would_rate
 from tracklayer.server.botpool import SeatBot
 from tracklayer.server.db import GameRecord, Store
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
+
+    from tracklayer import Game
+    from tracklayer.core.action import Action
 
 log = logging.getLogger("tracklayer.server")
 
@@ -60,7 +66,7 @@ class Access:
 class Connection:
     """One websocket client; messages go out through a queue so a slow client never blocks a room."""
 
-    def __init__(self, ws: Any, access: Access, rate: float, burst: int) -> None:
+    def __init__(self, ws: WebSocket, access: Access, rate: float, burst: int) -> None:
         self.ws = ws
         self.access = access
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=256)
@@ -121,14 +127,14 @@ class Connection:
 @dataclass
 class Room:
     record: GameRecord
-    game: Any
+    game: Game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bots: dict[int, SeatBot] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     broken: str | None = None
     last_used: float = field(default_factory=time.monotonic)
-    _legal: tuple[Any, int, dict[str, Any]] | None = None
+    _legal: tuple[Game, int, dict[str, Action]] | None = None
     control: Any = None  # tracklayer.server.clocks.Control: clock and seat control (None: a game from before)
     presence: Any = None  # tracklayer.server.presence.Presence: seats connected to other processes (PostgreSQL)
     away_limit: float = 120.0  # seconds a person's seat stays away before the other players may hand it over
@@ -142,7 +148,7 @@ class Room:
     def __post_init__(self) -> None:
         self.set_game(self.game)
 
-    def set_game(self, game: Any) -> None:
+    def set_game(self, game: Game) -> None:
         """Hold ``game`` from now on. Every game a room holds keeps what each of its moves revealed, which
         is what undo needs and what the engine keeps only if asked: assign ``game`` through here only."""
         if game is not None:
@@ -153,7 +159,7 @@ class Room:
     def id(self) -> str:
         return self.record.id
 
-    def access(self, token: Any) -> Access | None:
+    def access(self, token: object) -> Access | None:
         # tokens are short URL-safe ASCII; anything else is no token (compare_digest refuses non-ASCII str)
         if not isinstance(token, str) or not token or len(token) > 128 or not token.isascii():
             return None
@@ -240,7 +246,7 @@ class Room:
             return "the last move cannot be taken back: something new was seen since, or the time for it is over"
         return None
 
-    def legal_texts(self) -> dict[str, Any]:
+    def legal_texts(self) -> dict[str, Action]:
         """The legal moves of the player to move by their canonical text (cached for this position):
         the texts clients are sent, so a move sent back as one of them needs no parsing."""
         g = self.game

@@ -17,7 +17,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tracklayer
 from tracklayer.bots.base import bot_view
@@ -26,6 +26,11 @@ from tracklayer.server.clocks import SCAN_HORIZON, Clocks, load_control, standin
 from tracklayer.server.db import GameRecord, MoveConflict, Store
 from tracklayer.server.resume import Resume
 from tracklayer.server.room import Connection, ProtocolError, Room
+
+if TYPE_CHECKING:
+    from tracklayer import Game
+    from tracklayer.core.action import Action
+    from tracklayer.server.clocks import Control
 
 log = logging.getLogger("tracklayer.server")
 
@@ -112,7 +117,7 @@ def _settle(settled: list[tuple[asyncio.Future[None], BaseException | None]]) ->
             fut.set_exception(error)
 
 
-def _status(game: Any) -> str:
+def _status(game: Game) -> str:
     return "over" if game.is_over else ("running" if game.moves else "open")
 
 
@@ -252,7 +257,7 @@ class Rooms:
         log.info("game %s loaded (%d moves)", rec.id, len(game.moves))
         return room
 
-    def add(self, rec: GameRecord, game: Any, control: Any = None) -> Room:
+    def add(self, rec: GameRecord, game: Game, control: Control | None = None) -> Room:
         room = Room(record=rec, game=game, control=control, away_limit=self.away_seconds)
         self._seat_bots(room)
         self._warm(room)
@@ -277,7 +282,7 @@ class Rooms:
             self.pool.warm()
 
     # ------------------------------------------------------------------ moves
-    async def play(self, room: Room, seats: Iterable[int], text: Any, expect: Any,
+    async def play(self, room: Room, seats: Iterable[int], text: object, expect: object,
                    sender: Connection | None = None) -> dict[str, Any]:
         """Validate, commit and publish one move; returns the acknowledgement or raises ProtocolError.
 
@@ -315,7 +320,7 @@ class Rooms:
             await self._commit(room, candidate, n, str(action), sender, ack)
             return ack
 
-    async def _commit(self, room: Room, candidate: Any, n: int, text: str, sender: Connection | None,
+    async def _commit(self, room: Room, candidate: Game, n: int, text: str, sender: Connection | None,
                       ack: dict[str, Any]) -> None:
         """Store move ``n`` then publish it (lock held)."""
         try:
@@ -369,7 +374,7 @@ class Rooms:
                 raise ProtocolError("undo", why)
             g = room.game
             n = len(g.moves)
-            candidate = await asyncio.to_thread(g.undone, 1)
+            candidate = await asyncio.to_thread(lambda: g.undone(1))
             try:
                 await asyncio.to_thread(self.store.take_back, room.id, n - 1, n, _status(candidate))
             except MoveConflict:
@@ -455,7 +460,7 @@ class Rooms:
                 except ProtocolError:
                     await asyncio.sleep(1)
 
-    async def _bot_action(self, room: Room, seat: int, game: Any) -> Any:
+    async def _bot_action(self, room: Room, seat: int, game: Game) -> Action:
         """The move of the bot at ``seat``: thought out in the pool (a cheap bot: here), or the seat's
         fallback move when the pool gives no answer in time."""
         bot = room.bots[seat]
@@ -475,7 +480,7 @@ class Rooms:
         self.bot_moves["pool"] += 1
         return legal[choice.index]
 
-    async def _commit_bot(self, room: Room, candidate: Any, n: int, text: str) -> None:
+    async def _commit_bot(self, room: Room, candidate: Game, n: int, text: str) -> None:
         try:
             await self.committer.append(room.id, n, text, _status(candidate))
         except MoveConflict:

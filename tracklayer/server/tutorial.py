@@ -14,10 +14,13 @@ logged-in player's who opens the link), so it has one rated entrant at most (the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracklayer.server.creation import bad, new_record
 from tracklayer.server.db import GameRecord
+
+if TYPE_CHECKING:
+    from tracklayer import Game
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ def lesson_of(seat: dict[str, Any]) -> str | None:
     return lesson if isinstance(lesson, str) else None
 
 
-def tutorial_record(game: str, player: Any = None, bot_name: Any = None) -> tuple[GameRecord, Any]:
+def tutorial_record(game: str, player: object = None, bot_name: object = None) -> tuple[GameRecord, Game]:
     """A private two-seat game of ``game``'s lesson: the person (seat 0) moves first against the bot."""
     lesson = LESSONS.get(game)
     if lesson is None:

@@ -27,6 +27,8 @@ from typing import IO, TYPE_CHECKING, Any
 from tracklayer.server.db import normalise_url
 
 if TYPE_CHECKING:
+    from fastapi import FastAPI
+
     from tracklayer.server.deadlines import RequestDeadlines
     from tracklayer.server.settings import Settings
 
@@ -76,7 +78,7 @@ def configure_logging(level: str) -> None:
     logging.getLogger("tracklayer").setLevel(level.upper())
 
 
-def make_app() -> Any:
+def make_app() -> FastAPI:
     """The app factory of each ``--workers`` process (uvicorn starts them with ``spawn``, so settings
     travel in the environment, as ``TRACKLAYER_*`` variables set by ``tracklayer serve``)."""
     from tracklayer.server import Settings, create_app

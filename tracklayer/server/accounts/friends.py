@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from sqlalchemy import Insert, and_, delete, exists, func, insert, or_, select, update
@@ -71,7 +71,7 @@ def _upsert(engine: Engine, values: dict[str, Any], set_: dict[str, Any]) -> Ins
 class FriendStore:
     """The friends tables, used from worker threads (synchronous SQLAlchemy like ``AccountStore``)."""
 
-    def __init__(self, engine: Engine, clock: Any = time.time) -> None:
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
         self.clock = clock
 

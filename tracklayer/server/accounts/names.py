@@ -7,7 +7,6 @@ import re
 import threading
 import unicodedata
 from functools import cache
-from typing import Any
 
 import icu
 from argon2 import PasswordHasher
@@ -58,7 +57,7 @@ def username_skeleton(name: str) -> str:
     return str(checker.getSkeleton(0, unicodedata.normalize("NFKC", name).casefold()))
 
 
-def check_username(raw: Any) -> str:
+def check_username(raw: object) -> str:
     """A username as stored: a name by guard.clean_name's rules (printable, NFC, at most 24) that is
     also 3+ characters of letters, digits, ``_ . -`` (it is a URL path segment: ``/u/{username}``)."""
     name = clean_name(raw, "", "username")
@@ -70,7 +69,7 @@ def check_username(raw: Any) -> str:
     return name
 
 
-def check_password(raw: Any) -> str:
+def check_password(raw: object) -> str:
     if not isinstance(raw, str):
         raise HTTPException(400, "'password' is a text")
     if not PASSWORD_MIN <= len(raw) <= PASSWORD_MAX:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     insert,
@@ -14,6 +14,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 
 from tracklayer.server.accounts.tables import rating_history, ratings
+
+if TYPE_CHECKING:
+    from tracklayer import Game
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -65,7 +68,7 @@ def _apply(conn: Connection, game_id: str, family: str,
                                                    sigma=sigma, ordinal=ordinal(mu, sigma), at=now))
 
 
-def final_ranks(game: Any) -> list[int]:
+def final_ranks(game: Game) -> list[int]:
     """The engine's final rank of each seat (1 is first; ties share a rank)."""
     players = game.result()["players"]
     return [int(p["rank"]) for p in players]

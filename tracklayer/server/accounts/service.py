@@ -8,6 +8,7 @@ import logging
 import secrets
 import time
 from collections import Counter
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from fastapi import HTTPException, Request, WebSocket
@@ -25,6 +26,7 @@ from tracklayer.server.background import Background
 
 if TYPE_CHECKING:
     from tracklayer.server.db import Store
+    from tracklayer.server.room import Room
 
 log = logging.getLogger("tracklayer.server")
 
@@ -129,7 +131,7 @@ class Accounts:
             self._presence = Background.every("tracklayer-presence", every, step, "presence: renewing failed")
             self._presence.start()
 
-    def _spawn(self, work: Any) -> None:
+    def _spawn(self, work: Awaitable[object]) -> None:
         async def run() -> None:
             try:
                 await work
@@ -185,7 +187,7 @@ class Accounts:
         if seat is not None:
             await asyncio.to_thread(self.store.link_seat, seats[seat]["account"], game_id, seat)
 
-    async def on_join(self, ws: WebSocket, room: Any, role: str, seats: frozenset[int]) -> None:
+    async def on_join(self, ws: WebSocket, room: Room, role: str, seats: frozenset[int]) -> None:
         """A websocket joined a seat with its token: a logged-in player's account is linked to it
         (once; a same-site socket only, so another site cannot link a seat to a visitor's account)."""
         if role != "seat" or len(seats) != 1 or not _same_origin(ws):
@@ -203,7 +205,7 @@ class Accounts:
         if await asyncio.to_thread(self.store.link_seat, who["account_id"], room.id, seat):
             room.record.seats[seat]["account"] = who["account_id"]
 
-    def on_over(self, room: Any) -> None:
+    def on_over(self, room: Room) -> None:
         """A game ended in this process: rate it (in a thread; once, whoever else tries)."""
         try:
             ranks = final_ranks(room.game)

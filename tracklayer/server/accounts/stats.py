@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tracklayer import Game
 
 
 def seat_stats(result: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -39,7 +42,7 @@ def seat_stats(result: dict[str, Any], seat: int) -> dict[str, Any]:
     return out
 
 
-def final_stats(game: Any) -> list[dict[str, Any]]:
+def final_stats(game: Game) -> list[dict[str, Any]]:
     """:func:`seat_stats` of every seat of a finished game."""
     result = game.result()
     return [seat_stats(result, seat) for seat in range(len(result["players"]))]

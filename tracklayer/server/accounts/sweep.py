@@ -13,6 +13,7 @@ from tracklayer.server.accounts.stats import final_stats
 from tracklayer.server.accounts.store import AccountStore
 
 if TYPE_CHECKING:
+    from tracklayer.server.clocks import Control
     from tracklayer.server.db import Store
 
 log = logging.getLogger("tracklayer.server")
@@ -64,7 +65,7 @@ def rate_stored(store: Store, game_id: str) -> bool:
     return AccountStore(store.engine).finish_game(game_id, rec.game, seats, final_ranks(game), final_stats(game))
 
 
-def with_seat_flags(seats: Sequence[dict[str, Any]], control: Any) -> list[dict[str, Any]]:
+def with_seat_flags(seats: Sequence[dict[str, Any]], control: Control | None) -> list[dict[str, Any]]:
     """The seats with the clocks' flags of each (tracklayer.server.clocks ``Control.seat_flags``, e.g.
     ``resigned``, which :meth:`AccountStore.finish_game` ranks last); ``control`` None: as they are."""
     return [{**s, **(control.seat_flags(i) if control is not None else {})} for i, s in enumerate(seats)]

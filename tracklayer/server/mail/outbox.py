@@ -39,6 +39,7 @@ import smtplib
 import ssl
 import time
 import uuid
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Any
@@ -219,7 +220,7 @@ class Outbox:
         return noted
 
     @staticmethod
-    async def _record(step: Any) -> bool:
+    async def _record(step: Awaitable[None]) -> bool:
         try:
             await step
             return True

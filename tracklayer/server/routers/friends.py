@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Header, HTTPException, Request
 
@@ -31,7 +32,10 @@ async def signed_in(request: Request, acct: AccountsDep, what: str) -> dict[str,
     return who
 
 
-async def call(fn: Any, *args: Any) -> Any:
+_T = TypeVar("_T")
+
+
+async def call(fn: Callable[..., _T], *args: object) -> _T:
     try:
         return await asyncio.to_thread(fn, *args)
     except FriendError as exc:
