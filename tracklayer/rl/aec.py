@@ -24,7 +24,7 @@ episode after that many moves in all (stand-in moves included).
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
@@ -35,6 +35,10 @@ from pettingzoo.utils import wrappers
 from tracklayer.core.errors import IllegalAction
 from tracklayer.rl.core import EnvSpec, Episode
 from tracklayer.rl.spaces import LegalDiscrete
+
+if TYPE_CHECKING:
+    from tracklayer import Game
+    from tracklayer.rl.render import BoardRenderer
 
 
 def observation_space(episode: Episode) -> spaces.Dict:
@@ -71,7 +75,7 @@ class TracklayerAECEnv(AECEnv):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        self._renderer: Any = None
+        self._renderer: BoardRenderer | None = None
         self.episode = Episode(spec, **options)
         self.codec = self.episode.codec
         n = self.episode.n_players
@@ -101,7 +105,7 @@ class TracklayerAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ API
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         """The engine game of the current episode (the full state: for analysis, never for agents)."""
         return self.episode.game
 

@@ -40,6 +40,7 @@ import traceback
 import weakref
 from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from multiprocessing.shared_memory import SharedMemory
 from typing import Any
 
@@ -280,7 +281,7 @@ class _Workers:
         self.seq = 0
         self.closed = False
         self.owner = os.getpid()
-        self.procs: list[Any] = []
+        self.procs: list[BaseProcess] = []
         self.conns: list[Connection] = []
         bounds = np.linspace(0, n, workers + 1).round().astype(int).tolist()
         self.shards = list(itertools.pairwise(bounds))
@@ -493,7 +494,7 @@ class BatchEnv:
 
         return VecMonitor(venv)
 
-    def set_opponents(self, opponents: Any) -> None:
+    def set_opponents(self, opponents: object) -> None:
         """New opponents in every row from its next game on (e.g. a :class:`SelfPlayPool` after ``add()``)."""
         self.env_method("set_opponents", opponents)
 
@@ -511,7 +512,7 @@ class BatchEnv:
     def __enter__(self) -> BatchEnv:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __repr__(self) -> str:

@@ -33,7 +33,7 @@ class EnvSpec:
     title: str
     default_players: int
     max_steps: int  # default truncation: agent steps (moves) per episode
-    codec: Callable[[Any, int], Any]  # (game, history) -> codec
+    codec: Callable[[Any, int], Any]  # (game, history) -> codec: the family's game and codec
     game_options: tuple[str, ...] = ()  # keyword options passed through to tracklayer.new_game
     gym_id: str = ""  # gymnasium id, e.g. "tracklayer/TTREurope-v2"
     # reward of a truncated episode: "zero", or "standings" (the rewards of the scores so far, for games
@@ -90,17 +90,17 @@ class Episode:
         self.cut = False  # truncated by the environment before max_steps (see truncate)
         self.game_seed = 0
         self.np_random: np.random.Generator | None = None
-        self._cached_game: Any = None  # the position the legal actions and mask below belong to
+        self._cached_game: tracklayer.Game | None = None  # the position the legal actions and mask below belong to
         self._cached_moves = -1
         self._legal: tuple[list[int], list[Action]] | None = None
         self._mask_cache: bytes | bytearray | None = None
         codec = self.codec
-        self._mask_bytes: Callable[[Any], bytes | bytearray] = (
+        self._mask_bytes: Callable[[tracklayer.Game], bytes | bytearray] = (
             codec.mask_bytes if hasattr(codec, "mask_bytes") else lambda game: codec.mask(game).tobytes())
         self._result: dict[str, Any] | None = None
         self._result_moves = -1
 
-    def _start(self, seed: int, first: int) -> Any:
+    def _start(self, seed: int, first: int) -> tracklayer.Game:
         return tracklayer.new_game(self.spec.game, self.n_players, seed=seed, first_player=first,
                                    **self.game_options)
 

@@ -19,7 +19,8 @@ sampler given an all-zero mask fails. ``render_mode="rgb_array"`` draws the boar
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import random
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -32,6 +33,10 @@ from tracklayer.rl.core import EnvSpec, Episode
 from tracklayer.rl.fastpath import advance_random, random_moves
 from tracklayer.rl.opponents import BotOpponent, Opponent, opponent
 from tracklayer.rl.spaces import LegalDiscrete
+
+if TYPE_CHECKING:
+    from tracklayer import Game
+    from tracklayer.rl.render import BoardRenderer
 
 ILLEGAL = ("terminate", "raise")
 OBSERVATIONS = ("dict", "flat")
@@ -57,7 +62,7 @@ class TracklayerGymEnv(gymnasium.Env):
     compiled_opponents: ClassVar[bool] = True
     action_space: LegalDiscrete  # sample() draws a legal move (``_bind_action_space``)
 
-    def __init__(self, spec: EnvSpec, *, seat: int | str = 0, opponents: Any = "random",
+    def __init__(self, spec: EnvSpec, *, seat: int | str = 0, opponents: object = "random",
                  illegal_action: str = "terminate", illegal_reward: float = -1.0, bot_log_tail: int | None = None,
                  observation: str = "dict", render_mode: str | None = None, **options: Any) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -86,19 +91,19 @@ class TracklayerGymEnv(gymnasium.Env):
         self._bind_action_space()
         self.seat = 0 if seat == "random" else int(seat)
         self.seats: dict[int, Opponent] = {}
-        self._random_rngs: dict[int, Any] | None = None  # per seat, when every opponent is `random`: its RNG
+        self._random_rngs: dict[int, random.Random] | None = None  # per seat, when every opponent is `random`: its RNG
         # the flat mask last shown, where the codec writes rows (Ticket to Ride): see step()
         self._shown: np.ndarray | None = (np.zeros(self.episode.n_actions, dtype=np.uint8)
                                           if observation == "flat" and hasattr(self.codec, "arrays") else None)
         self._abandoned = False
-        self._renderer: Any = None
+        self._renderer: BoardRenderer | None = None
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         """The engine game of the current episode (the full state: for analysis, never for the agent)."""
         return self.episode.game
 
-    def set_opponents(self, opponents: Any) -> None:
+    def set_opponents(self, opponents: object) -> None:
         """Replace the opponents from the next episode on (``vec_env.env_method("set_opponents", x)``)."""
         n = self.episode.n_players
         specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * (n - 1)
@@ -255,6 +260,7 @@ class TracklayerGymEnv(gymnasium.Env):
             return
         while not ep.done and game.current_player != self.seat:
             q = game.current_player
+            assert q is not None  # the episode goes on: somebody is to move
             move = self.seats[q].act(self, q)
             if isinstance(move, int | np.integer):
                 ep.play(int(move))

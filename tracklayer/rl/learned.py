@@ -18,12 +18,16 @@ import json
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tracklayer.core.errors import TracklayerError
 from tracklayer.rl.ttr_codec import TTRCodec
+
+if TYPE_CHECKING:
+    from tracklayer.bots.base import Budget
+    from tracklayer.core.action import Action
 
 DATA = Path(__file__).resolve().parents[1] / "bots" / "data"
 
@@ -111,7 +115,7 @@ class LearnedBot:
     def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed  # unused: the bot's choices depend only on the position
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Any], budget: Any = None) -> Any:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget: Budget | None = None) -> Action:
         game, variant, n = view["game"], view.get("variant") or "", len(view["players"])
         refusal = cannot_play(game, variant, n)
         if refusal is not None:

@@ -23,12 +23,16 @@ import copy
 import io
 import pickle
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tracklayer.bots import check_bot, make_bot
-from tracklayer.bots.base import bot_view
+from tracklayer.bots.base import Bot, bot_view
+
+if TYPE_CHECKING:
+    from tracklayer.core.action import Action
+    from tracklayer.rl.gym_env import TracklayerGymEnv
 
 
 class Opponent:
@@ -38,7 +42,7 @@ class Opponent:
     def reset(self, seed: int) -> None:  # pragma: no cover - interface
         pass
 
-    def act(self, env: Any, seat: int) -> Any:  # pragma: no cover - interface
+    def act(self, env: TracklayerGymEnv, seat: int) -> Action | int:  # pragma: no cover - interface
         raise NotImplementedError
 
 
@@ -51,13 +55,13 @@ class BotOpponent(Opponent):
         self.isolate = isolate  # a process of its own (bots/isolated.py); None: only a bot from outside
         self.log_tail = log_tail
         self.seed = 0
-        self.bot: Any = None
+        self.bot: Bot | None = None
 
     def reset(self, seed: int) -> None:
         self.seed = seed
         self.bot = make_bot(self.name, seed, isolate=self.isolate)
 
-    def act(self, env: Any, seat: int) -> Any:
+    def act(self, env: TracklayerGymEnv, seat: int) -> Action:
         if self.bot is None:
             self.bot = make_bot(self.name, self.seed, isolate=self.isolate)
         game = env.episode.game
@@ -84,7 +88,7 @@ class CallableOpponent(Opponent):
     def __init__(self, fn: Callable[[Any, np.ndarray], Any]) -> None:
         self.fn = fn
 
-    def act(self, env: Any, seat: int) -> Any:
+    def act(self, env: TracklayerGymEnv, seat: int) -> int:
         obs, mask = env.seat_observation(seat)
         return int(self.fn(obs, mask))
 
@@ -117,7 +121,7 @@ class PolicyOpponent(Opponent):
             self._model = algo.load(io.BytesIO(self._bytes) if self._bytes is not None else self._path, device="cpu")
         return self._model
 
-    def act(self, env: Any, seat: int) -> Any:
+    def act(self, env: TracklayerGymEnv, seat: int) -> int:
         obs, mask = env.seat_observation(seat)
         model = self.model
         try:
@@ -186,7 +190,7 @@ class SelfPlayPool(Opponent):
         self.current = self.snapshots[k]
         self.current.reset(seed)
 
-    def act(self, env: Any, seat: int) -> Any:
+    def act(self, env: TracklayerGymEnv, seat: int) -> Action | int:
         if self.current is None:
             self.reset(0)
         assert self.current is not None
@@ -197,7 +201,7 @@ class SelfPlayPool(Opponent):
         return f"SelfPlayPool({n} snapshot{'' if n == 1 else 's'})"
 
 
-def opponent(spec: Any, *, log_tail: int | None = None) -> Opponent:
+def opponent(spec: object, *, log_tail: int | None = None) -> Opponent:
     """An :class:`Opponent` from what a user passes (see the module docstring)."""
     if isinstance(spec, Opponent):
         return copy.deepcopy(spec)  # one per seat: each keeps its own per-episode state
