@@ -11,7 +11,10 @@ The watcher reads the real game: the lab is the referee, not a player.
 from __future__ import annotations
 
 import heapq
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tracklayer.ttr.game import TTRGame
 
 FREE = -1
 
@@ -19,7 +22,7 @@ FREE = -1
 class BlockWatch:
     """Follows a game move by move (``after_move``) and keeps which seats were blocked."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: TTRGame) -> None:
         self.game = game
         board = game.board
         n = game.n_players

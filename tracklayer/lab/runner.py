@@ -17,6 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from tracklayer.core.action import Action
 from tracklayer.core.errors import TracklayerError
 from tracklayer.core.rng import seed_state
 from tracklayer.lab.blocks import BlockWatch
@@ -114,7 +115,7 @@ def run_one(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
 
     watch = BlockWatch(game) if game.family == "ttr" else None
 
-    def on_move(seat: int, action: Any, dt: float) -> None:
+    def on_move(seat: int, action: Action, dt: float) -> None:
         think[seat] += dt
         count[seat] += 1
         slowest[seat] = max(slowest[seat], dt)

@@ -20,7 +20,10 @@ from rich.text import Text
 
 import tracklayer
 from tracklayer.bots import Bot, make_bot, resolve_bot
+from tracklayer.core.action import Action
 from tracklayer.core.errors import IllegalAction, TracklayerError
+from tracklayer.ttr.actions import ClaimRoute
+from tracklayer.ttr.game import TTRGame
 from tracklayer.tui import render
 from tracklayer.tui.prompt import InputFn, LineReader
 from tracklayer.tui.session import UNHANDLED, NewsItem, Quit, TerminalSession
@@ -101,7 +104,7 @@ def play_terminal(game: Any, seats: Sequence[str], *, variant: str | None = None
             raise IllegalAction(f"the game has {g.n_players} players but {len(seats)} seats were given")
         seed = g.seed if seed is None else seed
     bots = {i: bot for i, s in enumerate(seats) if (bot := seat_bot(s, g.family, f"{seed}/{i}")) is not None}
-    session_class: type[TerminalSession] = TerminalGame
+    session_class: type[TerminalSession[Any]] = TerminalGame
     if g.family == "trans":
         from tracklayer.tui.trans_play import TransTerminal
 
@@ -117,7 +120,7 @@ def play_terminal(game: Any, seats: Sequence[str], *, variant: str | None = None
     return g
 
 
-class TerminalGame(TerminalSession):
+class TerminalGame(TerminalSession[TTRGame]):
     """A Ticket to Ride session: the market, tickets, tunnels and routes on top of the shared loop."""
 
     commands = ("help", "moves", "map", "routes", "tickets", "status", "quit")
@@ -130,10 +133,10 @@ class TerminalGame(TerminalSession):
         phase = self.g.phase
         return f"{name} ({_PHASE_PROMPT[phase]})> " if phase in _PHASE_PROMPT else f"{name}> "
 
-    def completion_words(self, legal: Sequence[Any]) -> list[str]:
+    def completion_words(self, legal: Sequence[Action]) -> list[str]:
         words = [render.move_label(str(a)) for a in legal]
         if self.g.phase in ("initial", "keep") and self.g.table.keep(tuple(sorted(self.g.state.offers[
-                self.g.current_player]))) in legal:
+                self.g.state.current]))) in legal:  # the player to move (the game goes on)
             words.append("keep all")
         return words
 
@@ -189,7 +192,7 @@ class TerminalGame(TerminalSession):
     def help_screen(self) -> RenderableType:
         return render.help_text(self.g.board.locomotive_name, self.g.board.features.stations)
 
-    def moves_listing(self, legal: Sequence[Any], words: list[str]) -> tuple[list[Any], RenderableType]:
+    def moves_listing(self, legal: Sequence[Action], words: list[str]) -> tuple[list[Action], RenderableType]:
         return render.moves_listing(legal, words)
 
     def game_command(self, seat: int, word: str, words: list[str], line: str) -> Any:
@@ -209,10 +212,10 @@ class TerminalGame(TerminalSession):
 
     def show_routes(self, seat: int, words: list[str]) -> None:
         g = self.g
-        claimable = {g.board.route_label(a.route) for a in g.legal_actions() if a.kind == "claim"}
+        claimable = {g.board.route_label(a.route) for a in g.legal_actions() if isinstance(a, ClaimRoute)}
         self.console.print(render.routes_listing(g.view(seat, log_tail=0), g.board, claimable, words))
 
-    def human_move(self, seat: int, move: Any) -> None:
+    def human_move(self, seat: int, move: Action | str) -> None:
         """Play the human's move and say what it did (the card drawn, points, tickets completed)."""
         before = self.g.view(seat, log_tail=0)
         played = self.record(seat, move)

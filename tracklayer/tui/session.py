@@ -11,7 +11,7 @@ comes from ``game.view(seat)``; bots get their own view and the legal actions on
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
@@ -23,6 +23,12 @@ from tracklayer.tui import render
 from tracklayer.tui.prompt import LineReader
 from tracklayer.tui.results import print_result
 
+if TYPE_CHECKING:
+    from tracklayer import Game
+    from tracklayer.core.action import Action
+
+_G = TypeVar("_G", bound="Game")  # the family's game class
+
 NewsItem = tuple[str, str] | RenderableType  # (player name, move as the reader may see it) or a block
 UNHANDLED = object()  # ``game_command`` result: not a command of this family, play the line as a move
 
@@ -31,12 +37,12 @@ class Quit(Exception):
     """The human typed ``quit``."""
 
 
-class TerminalSession:
+class TerminalSession(Generic[_G]):
     """One terminal game: the turn loop, the humans' commands and what each human is shown."""
 
     commands: tuple[str, ...] = ("help", "moves", "status", "quit")
 
-    def __init__(self, game: Any, bots: dict[int, Bot], console: Console, reader: LineReader,
+    def __init__(self, game: _G, bots: dict[int, Bot], console: Console, reader: LineReader,
                  seed: int | str | None) -> None:
         self.g = game
         self.bots = bots
@@ -47,7 +53,7 @@ class TerminalSession:
         # others' moves each human has not seen yet (None: the console when only bots play)
         readers: list[int | None] = [*self.humans] or [None]
         self.news: dict[int | None, list[NewsItem]] = {h: [] for h in readers}
-        self.listing: list[Any] = []
+        self.listing: list[Action] = []
         self.last_mover: int | None = None
         self.last_human: int | None = None
 
@@ -62,10 +68,10 @@ class TerminalSession:
     def prompt(self, seat: int) -> str:
         return f"{self.g.players[seat]}> "
 
-    def completion_words(self, legal: Sequence[Any]) -> list[str]:
+    def completion_words(self, legal: Sequence[Action]) -> list[str]:
         return [str(a) for a in legal]
 
-    def moves_listing(self, legal: Sequence[Any], words: list[str]) -> tuple[list[Any], RenderableType]:
+    def moves_listing(self, legal: Sequence[Action], words: list[str]) -> tuple[list[Action], RenderableType]:
         """(numbered actions, renderable) for ``moves [words]``."""
         raise NotImplementedError
 
@@ -88,7 +94,7 @@ class TerminalSession:
     def after_error(self, line: str) -> None:
         self.console.print("[dim]Type 'help' for commands, 'moves' for your legal moves.[/dim]")
 
-    def human_move(self, seat: int, move: Any) -> None:
+    def human_move(self, seat: int, move: Action | str) -> None:
         """Play the human's move and say what it did."""
         played = self.record(seat, move)
         self.last_human = seat
@@ -102,8 +108,7 @@ class TerminalSession:
         g = self.g
         if not self.humans:
             self.console.print(f"[bold]{escape(g.board.name)}[/bold]: bots only, seed {self.seed}")
-        while not g.is_over:
-            seat = g.current_player
+        while (seat := g.current_player) is not None:  # None: the game is over
             if seat in self.bots:
                 self.bot_move(seat)
             else:
@@ -115,7 +120,7 @@ class TerminalSession:
         action = bot.choose(self.g.view(seat), self.g.legal_actions())
         self.record(seat, action)
 
-    def record(self, seat: int, action: Any) -> Any:
+    def record(self, seat: int, action: Action | str) -> Action:
         """Apply a move and queue it (as each other human may read it) for their next turn."""
         g = self.g
         played = g.apply(action)

@@ -15,6 +15,8 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from tracklayer.bots import Bot, make_bot, resolve_bot
+from tracklayer.core.action import Action
+from tracklayer.trans.game import TransGame
 from tracklayer.trans.steiner import SteinerInfeasibleError, min_steiner
 from tracklayer.tui import trans_render as tr
 from tracklayer.tui.session import UNHANDLED, NewsItem, TerminalSession
@@ -36,7 +38,7 @@ def default_trans_bot(seed: int | str | None) -> Bot:
     return TransSimpleBot(seed)
 
 
-class TransTerminal(TerminalSession):
+class TransTerminal(TerminalSession[TransGame]):
     commands = ("help", "moves", "map", "status", "hint", "cities", "quit")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -80,14 +82,14 @@ class TransTerminal(TerminalSession):
             return f"{name} ({left} rail{'s' if left != 1 else ''} left)> "
         return f"{name} ({_PROMPT[phase]})> " if phase in _PROMPT else f"{name}> "
 
-    def completion_words(self, legal: Sequence[Any]) -> list[str]:
+    def completion_words(self, legal: Sequence[Any]) -> list[str]:  # start points in the start phase
         words = [str(a) for a in legal]
         if self.g.phase == "start":
             free = {a.point for a in legal}
             words += [f"start {c.name}" for c in self.board.cities if c.point in free]
         return words
 
-    def moves_listing(self, legal: Sequence[Any], words: list[str]) -> tuple[list[Any], RenderableType]:
+    def moves_listing(self, legal: Sequence[Action], words: list[str]) -> tuple[list[Action], RenderableType]:
         seat = self.g.current_player
         return tr.moves_listing(self.board, self.view(seat), legal, words, hints=seat in self.hinted)
 
@@ -123,7 +125,7 @@ class TransTerminal(TerminalSession):
             items.append(Text(f"Round {view['round']}:", style="bold"))
         return items
 
-    def record(self, seat: int, action: Any) -> Any:
+    def record(self, seat: int, action: Action | str) -> Any:
         played = super().record(seat, action)
         rounds = len(self.g.result()["rounds"])
         if rounds > self.rounds_seen:
@@ -166,7 +168,7 @@ class TransTerminal(TerminalSession):
         if word not in ("start", "rail", "rails", "end", "pass", "return"):
             super().after_error(line)
 
-    def human_move(self, seat: int, move: Any) -> None:
+    def human_move(self, seat: int, move: Action | str) -> None:
         before = self.view(seat)
         played = self.record(seat, move)
         self.last_human = seat
