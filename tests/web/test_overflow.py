@@ -1,5 +1,6 @@
-"""Every page a player sees fits a phone in every language (#25): at 390×844 nothing scrolls sideways, no
-label is cut off and no table column is out of reach.
+"""Every page a player sees fits a phone in every language: at 390×844 nothing scrolls sideways, no label
+is cut off, no table column is out of reach, and every control of the top bar and the sign-in form is a
+finger target (``TARGETS``).
 
 What counts, measured in the page (``MEASURE``):
 
@@ -127,6 +128,23 @@ MEASURE = r"""() => {
   return out.map(({ key, ...o }) => o);
 }"""
 
+# the top bar's controls and the sign-in form's: each at least 44 px both ways (the language <select> lies over
+# its 44 px box, i18n.js picker) and inside the window
+TARGETS = r"""() => {
+  const W = document.documentElement.clientWidth, out = [];
+  for (const e of document.querySelectorAll(".topbar a, .topbar button, .topbar select, #acct-form button, #acct-form input")) {
+    const box = e.matches(".lang-box > select") ? e.parentElement : e;
+    const r = box.getBoundingClientRect();
+    if (!r.width || !r.height) continue; // not shown on this page
+    const what = e.id || e.className || e.tagName;
+    if (r.width < 43.5 || r.height < 43.5)
+      out.push({ kind: "small target", selector: what, text: e.innerText || "", detail: `${Math.round(r.width)}×${Math.round(r.height)} px` });
+    if (r.left < -1 || r.right > W + 1)
+      out.push({ kind: "control past the window", selector: what, text: e.innerText || "", detail: `${Math.round(r.left)}..${Math.round(r.right)} of ${W}` });
+  }
+  return out;
+}"""
+
 SCORE_DOC = {"game": "ttr-europe", "tiebreak": "anniversary-de", "variant": "classic", "players": [
     {"name": "Annabelle", "color": 3, "routes": [["Paris", "Frankfurt", "white"], ["Frankfurt", "München"],
                                                  ["München", "Wien"]],
@@ -233,7 +251,8 @@ def pages(games: Games) -> list[tuple[str, str, Any]]:
         ("bot accounts, signed out", "/bots", sel("#bots-login")),
         *((f"rules {game}", f"/rules/{game}", sel(".rules-section h2"))
           for game in ("ttr-europe", "ttr-new-york", "trans-europa", "trans-america")),
-        ("bot accounts", "/bots", signed_in("#main .tokens tbody tr")),  # last: the page's context stays signed in
+        ("bot accounts", "/bots", signed_in("#main .tokens tbody tr")),  # the page's context stays signed in
+        ("game: a turn, signed in", games.europe["seats"][0]["link"], game("#hand")),  # the fullest top bar
     ]
 
 
@@ -249,9 +268,9 @@ def test_no_cut_text_and_no_hidden_column_on_a_phone(web_server: Server, browser
             page.evaluate("() => document.fonts.ready")
             if locale in ("en-US", "de-DE"):
                 page.screenshot(path=str(shots / f"phone-{name.replace(':', '').replace(' ', '-')}-{locale[:2]}.png"))
-            for o in page.evaluate(MEASURE):
+            for o in page.evaluate(MEASURE) + page.evaluate(TARGETS):
                 found.append(f"{name} [{locale[:2]}] {o['kind']}: {o['selector']} “{o['text']}” ({o['detail']})")
         assert not page.errors, page.errors
     finally:
         page.context.close()
-    assert not found, f"{len(found)} cut labels or hidden columns at 390×844:\n" + "\n".join(found)
+    assert not found, f"{len(found)} cut labels, hidden columns or small targets at 390×844:\n" + "\n".join(found)

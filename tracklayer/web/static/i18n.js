@@ -163,7 +163,9 @@ export function translatePage(root = document) {
   });
 }
 
-// The language picker: a labelled <select> of the languages, each in its own language.
+// The language picker: a labelled <select> of the languages, each in its own language, in a box that also
+// holds the language's code ("DE"). A phone's top bar shows only the code in a 44 px circle with the select
+// laid invisibly over it (a tap opens the system's list of languages); wider screens show the select itself.
 export function picker() {
   const select = document.createElement("select");
   select.id = "lang";
@@ -177,12 +179,20 @@ export function picker() {
     o.selected = code === lang;
     select.append(o);
   }
+  const code = document.createElement("span");
+  code.className = "lang-code";
+  code.setAttribute("aria-hidden", "true");
+  code.textContent = lang.toUpperCase();
+  const box = document.createElement("span");
+  box.className = "lang-box";
+  box.append(code, select);
   select.addEventListener("change", () => setLang(select.value));
   onLangChange(() => {
     select.value = lang;
+    code.textContent = lang.toUpperCase();
     select.setAttribute("aria-label", t("lang.label"));
   });
-  return select;
+  return box;
 }
 
 /**

@@ -658,7 +658,7 @@ function renderTop() {
         title: t("lobby.score_link"),
         "aria-label": t("lobby.score_link"),
       },
-      icon("trophy"),
+      icon("calc"),
       h("span", {}, t("lobby.score_link")),
     ),
     accountBox(),
