@@ -132,15 +132,17 @@ MEASURE = r"""() => {
 # its 44 px box, i18n.js picker) and inside the window
 TARGETS = r"""() => {
   const W = document.documentElement.clientWidth, out = [];
-  for (const e of document.querySelectorAll(".topbar a, .topbar button, .topbar select, #acct-form button, #acct-form input")) {
+  const controls = ".topbar a, .topbar button, .topbar select, #acct-form button, #acct-form input";
+  for (const e of document.querySelectorAll(controls)) {
     const box = e.matches(".lang-box > select") ? e.parentElement : e;
     const r = box.getBoundingClientRect();
     if (!r.width || !r.height) continue; // not shown on this page
-    const what = e.id || e.className || e.tagName;
+    const found = (kind, detail) => ({ kind, selector: e.id || e.className || e.tagName, text: e.innerText || "",
+                                       detail });
     if (r.width < 43.5 || r.height < 43.5)
-      out.push({ kind: "small target", selector: what, text: e.innerText || "", detail: `${Math.round(r.width)}×${Math.round(r.height)} px` });
+      out.push(found("small target", `${Math.round(r.width)}×${Math.round(r.height)} px`));
     if (r.left < -1 || r.right > W + 1)
-      out.push({ kind: "control past the window", selector: what, text: e.innerText || "", detail: `${Math.round(r.left)}..${Math.round(r.right)} of ${W}` });
+      out.push(found("control past the window", `${Math.round(r.left)}..${Math.round(r.right)} of ${W}`));
   }
   return out;
 }"""
