@@ -103,12 +103,18 @@ def test_random_opponents_in_compiled_code_play_the_general_loops_games(name, op
     moves, and for Ticket to Ride the whole row): the same games, draws, observations, masks, rewards,
     truncations and final infos as the loop that asks each opponent object for its move and the
     environment for each part of a step; an index outside the mask takes the general path."""
-    import tracklayer.rl.gym_env as gym_env
+    import tracklayer.rl.batch as batch
     from tracklayer.rl.gym_env import TracklayerGymEnv
 
     fast_steps = []
-    real = gym_env.advance_random  # the rows' compiled step (TracklayerGymEnv.compiled_step) calls it
-    monkeypatch.setattr(gym_env, "advance_random", lambda *a: fast_steps.append(1) or real(*a))
+    real = batch.step_rows  # the rows' compiled loop: what it leaves to the general path, it returns
+
+    def counted(envs, *args):
+        left = real(envs, *args)
+        fast_steps.extend([1] * (len(envs) - len(left)))
+        return left
+
+    monkeypatch.setattr(batch, "step_rows", counted)
     with pytest.warns(UserWarning, match="illegal action"):
         fast = trajectory(BatchEnv(name, n=4, opponents="random", **options), 120, illegal_at=5)
     assert bool(fast_steps) == name.startswith("ttr")

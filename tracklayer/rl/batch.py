@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from tracklayer.rl.envs import get_spec
+from tracklayer.rl.fastpath import step_rows
 from tracklayer.rl.gym_env import TracklayerGymEnv
 
 # the arrays of a batch, in the order they are laid out in one buffer: (name, dtype, per-row shape key)
@@ -110,31 +111,26 @@ class _Rows:
         """Step every row with ``arrays["actions"]``; returns ``{row: final info}`` of the games that ended."""
         final: dict[int, dict[str, Any]] = {}
         final_obs = self.a["final_obs"]
-        rewards, ended, cut = [], [], []
+        actions = self.a["actions"].tolist()
+        rewards, ended, cut = self.a["rewards"], self.a["terminated"], self.a["truncated"]
+        # the rows that go on against `random` opponents step in compiled code; the others here
+        left = step_rows(self.envs, actions, self._obs_rows, self._mask_rows, rewards, ended, cut, self.lo)
         k = 0
         try:
-            for k, (env, action) in enumerate(zip(self.envs, self.a["actions"].tolist(), strict=True)):
-                moved = env.compiled_step(action, self._obs_rows[k], self._mask_rows[k])
-                if moved is True:  # the episode goes on, the row is written
-                    rewards.append(0.0)
-                    ended.append(False)
-                    cut.append(False)
-                    continue
-                reward, term, trunc, info = env.outcome() if moved is False else env.advance(action)
+            for k, moved in left:
+                env = self.envs[k]
+                reward, term, trunc, info = env.outcome() if moved else env.advance(actions[k])
                 if term or trunc:
                     final_obs[k] = env.episode.observation(env.seat)
                     final[self.lo + k] = info
                     env.reset()
                 self._write(k, env)
-                rewards.append(reward)
-                ended.append(term)
-                cut.append(trunc)
+                rewards[k] = reward
+                ended[k] = term
+                cut[k] = trunc
         except Exception as exc:
             _note_row(exc, self.lo + k)
             raise
-        self.a["rewards"][:] = rewards
-        self.a["terminated"][:] = ended
-        self.a["truncated"][:] = cut
         return final
 
     def call(self, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:

@@ -1,4 +1,5 @@
-"""The loop of an environment step that needs no Python-level decision: the moves of ``random`` opponents.
+"""The loop of an environment step that needs no Python-level decision: the moves of ``random`` opponents,
+and ``BatchEnv``'s loop over its rows.
 
 A single-learner environment plays its opponents' moves between two learner steps. For a ``random``
 opponent (:class:`~tracklayer.bots.random_bot.RandomBot`: ``legal[rng.randrange(len(legal))]``, no
@@ -11,9 +12,29 @@ game API.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import cython
+
+
+@cython.cfunc
+@cython.locals(n=cython.Py_ssize_t, m=cython.Py_ssize_t, k=cython.int)
+def randbelow(rng: Any, n: int) -> Any:
+    """``rng.randrange(n)`` for ``n >= 1``: the same draws from the same generator (CPython's
+    ``Random._randbelow_with_getrandbits``: as many random bits as ``n`` has, drawn again while they reach
+    ``n``), without the frames of ``random.py``. Another kind of generator is asked itself."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    k = 0  # n.bit_length()
+    m = n
+    while m:
+        k += 1
+        m >>= 1
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
 
 
 @cython.ccall
@@ -30,7 +51,7 @@ def random_moves(game: Any, seat: int, rngs: dict[int, Any], limit: int) -> int:
         n = len(legal)
         if not n:
             raise ValueError("RandomBot.choose: no legal action to choose from")
-        game.apply(legal[rngs[q].randrange(n)])
+        game.apply(legal[randbelow(rngs[q], n)])
         played += 1
     return played
 
@@ -64,3 +85,44 @@ def advance_random(env: Any, index: int, arrays: Any, obs_row: Any, mask_row: An
     out = mask_row
     shown[:] = out
     return True
+
+
+@cython.ccall
+@cython.locals(k=cython.Py_ssize_t, rows=cython.Py_ssize_t, index=cython.Py_ssize_t, lo=cython.Py_ssize_t,
+               rew=cython.float[::1], term=cython.uchar[::1], trunc=cython.uchar[::1])
+def step_rows(envs: list[Any], actions: list[int], obs_rows: list[Any], mask_rows: list[Any], rewards: Any,
+              terminated: Any, truncated: Any, lo: int) -> list[tuple[int, bool]]:
+    """``BatchEnv``'s step of its rows ``envs`` (rows ``lo ..`` of the batch) where each goes through
+    :func:`advance_random` (a flat Ticket to Ride environment against ``random`` opponents): row ``k``
+    plays ``actions[k]``, writes its observation and mask into ``obs_rows[k]`` and ``mask_rows[k]``, and
+    0 / False / False into ``rewards``, ``terminated`` and ``truncated`` (float32 and bool arrays).
+
+    Returns ``(k, ended)`` of the rows this did not finish, in order: ``ended`` when the episode ended in
+    the step (the learner and its opponents moved: read ``env.outcome()``), else the step needs the
+    general path (``TracklayerGymEnv.advance``: an index outside the mask, another kind of opponent) and
+    the row is unchanged. An error names the batch's row it came from."""
+    rew = rewards
+    term = terminated.view("uint8")
+    trunc = truncated.view("uint8")
+    rows = len(envs)
+    left: list[tuple[int, bool]] = []
+    k = 0
+    try:
+        for k in range(rows):
+            env = envs[k]
+            index = actions[k]
+            ep = env.episode
+            moved = None
+            if env._shown is not None and env._random_rngs is not None and not env._abandoned and not ep.done \
+                    and 0 <= index < ep.n_actions:
+                moved = advance_random(env, index, env.codec.arrays(ep.game), obs_rows[k], mask_rows[k], env._shown)
+            if moved is True:
+                rew[k] = 0.0
+                term[k] = 0
+                trunc[k] = 0
+            else:
+                left.append((k, moved is False))
+    except Exception as exc:
+        exc.add_note(f"in BatchEnv row {lo + k}")
+        raise
+    return left

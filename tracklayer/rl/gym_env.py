@@ -151,7 +151,7 @@ class TracklayerGymEnv(gymnasium.Env):
         space. None when it does not apply or the index is not in the mask last shown (nothing was done:
         take :meth:`advance`); otherwise the learner and its opponents moved: True when the episode goes on
         (its observation and mask written into ``obs`` and ``mask``), False when it ended (read
-        :meth:`outcome`). ``BatchEnv`` rows step through it too, writing into the batch's rows."""
+        :meth:`outcome`). ``BatchEnv`` steps its rows through ``rl.fastpath.step_rows``, the same call in a loop."""
         ep = self.episode
         if self._shown is None or self._random_rngs is None or self._abandoned or ep.done \
                 or not 0 <= index < ep.n_actions:
