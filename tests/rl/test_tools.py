@@ -1,4 +1,4 @@
-"""The standard RL tools work with default arguments (issue #17): checkers, vector envs, SB3, opponents.
+"""The standard RL tools work with default arguments: checkers, vector envs, SB3, opponents.
 
 Gymnasium's and SB3's ``check_env``; PettingZoo's ``api_test``, ``seed_test``, ``render_test`` and,
 through the turn-based conversion, ``parallel_api_test`` / ``parallel_seed_test``; next-step

@@ -1,4 +1,4 @@
-"""Lobby API contracts (#13): open seats and joins (one winner under races), the creator's links,
+"""Lobby API contracts: open seats and joins (one winner under races), the creator's links,
 the status batch (never another seat's token), quick play and its bot-fill deadline (also across a
 restart), and a database made by the 0001 schema upgraded with its game intact."""
 

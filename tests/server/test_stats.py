@@ -1,4 +1,4 @@
-"""Per-player statistics on the profile (#25): each account seat of a finished game stores its final
+"""Per-player statistics on the profile: each account seat of a finished game stores its final
 numbers (tracklayer.server.accounts.stats), and the profile adds them up per family.
 
 A real server plays a rated New York game against a bot; the store's summary is checked on games of both

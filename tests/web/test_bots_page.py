@@ -1,4 +1,4 @@
-"""The bot accounts page (/bots, #24) in a browser: a signed-in person makes a bot account (with a
+"""The bot accounts page (/bots) in a browser: a signed-in person makes a bot account (with a
 description) and an API token, the token (shown once) works against the API, is revoked on the page and
 is refused from then on; at last the bot is deleted on the page and its tokens stop working.
 Screenshots at 390×844 and 1366×768 in English and German, each just after a new token: German words

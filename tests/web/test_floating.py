@@ -1,4 +1,4 @@
-"""No control of the game page covers what a player must see (#25): at 390×844 (a phone, touch) and 1366×768,
+"""No control of the game page covers what a player must see: at 390×844 (a phone, touch) and 1366×768,
 in a Ticket to Ride game and a Trans game, in English and German.
 
 The controls: the chat button, the creator's invitation links button and the banner while seats are open, the

@@ -1,4 +1,4 @@
-"""Friends in a browser (#25): Ann follows Bob from his profile and sees him online in her lobby; she creates a
+"""Friends in a browser: Ann follows Bob from his profile and sees him online in her lobby; she creates a
 game, invites Bob to a seat from its links, Bob's lobby shows the invitation and "Join" puts him in the game.
 Then the pages this touches (the profile with its follow button, the lobby with the friends panel, an
 invitation and the invite control) at 390×844 and 1366×768 in English and German: screenshots, nothing cut,

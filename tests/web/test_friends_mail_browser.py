@@ -1,4 +1,4 @@
-"""Inviting a friend by mail too, in a browser (#25): the creator's invite control offers "Also by e-mail" for a
+"""Inviting a friend by mail too, in a browser: the creator's invite control offers "Also by e-mail" for a
 follower whose account takes invite mail (verified address, invite mail on; a real SMTP server), checked by
 default; the invitation goes to the lobby and by mail, in the friend's language. The control at 390×844,
 1366×768 and 1920×1080 in English and German: screenshots, nothing cut, no English on the German page."""

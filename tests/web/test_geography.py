@@ -1,4 +1,4 @@
-"""The geography under the boards (issue #14): ``tools/board_geography.py``'s pure parts on small inputs
+"""The geography under the boards: ``tools/board_geography.py``'s pure parts on small inputs
 (no npm fetch), and the shipped assets (one per board, small, parseable, with provenance, and the
 cities on land where the board has them on land)."""
 

@@ -1,4 +1,4 @@
-"""Links are never lost, Join / Watch from the lobby, quick play (#13), as people do it in a browser:
+"""Links are never lost, Join / Watch from the lobby, quick play, as people do it in a browser:
 the creator clicks Play and still reaches every other link (the game page's "Invite links" panel and
 the My games page), copies one (read back from the clipboard), a second browser joins the open seat
 from the lobby, a third watches; two browsers quick-play into one game and bots fill the rest."""

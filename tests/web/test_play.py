@@ -1,4 +1,4 @@
-"""The game page's look and feel (#14): claims drawn as cars, last moves, layouts without scrolling,
+"""The game page's look and feel: claims drawn as cars, last moves, layouts without scrolling,
 phone zoom and bottom bar, end screens, a Trans round's reveal, keyboard and skip links."""
 
 from __future__ import annotations
@@ -569,7 +569,7 @@ def test_a_flooded_connection_toast_uses_the_phone_width(web_server: Server, bro
 
 def test_a_built_station_is_clearly_seen(web_server: Server, browser: Any, shots: Path) -> None:
     """A station stands on its city in its owner's colour, outlined, at least 14 px across at 1366×768, and
-    neither the city's name nor anything else lies over it (#25)."""
+    neither the city's name nor anything else lies over it."""
     out = web_server.create("ttr-europe", [{"name": "Ann"}, {"name": "Bob"}], first_player=0)
     ann = web_server.client(out["id"], out["seats"][0]["token"])
     bob = web_server.client(out["id"], out["seats"][1]["token"])

@@ -1,4 +1,4 @@
-"""The profile's statistics in a browser (#25): after a finished game the profile shows a statistics
+"""The profile's statistics in a browser: after a finished game the profile shows a statistics
 section per game family and, on the game's row, its score and tickets; in German with German labels, at a
 desktop size and on a phone (screenshots in English and German at both)."""
 

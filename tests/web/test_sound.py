@@ -1,4 +1,4 @@
-"""Sound effects on the game page (#25): the page records every effect it asks for in
+"""Sound effects on the game page: the page records every effect it asks for in
 ``window.__tracklayer.sounds`` ({name, muted, heard}), heard or not, so a test can tell what a player would hear."""
 
 from __future__ import annotations

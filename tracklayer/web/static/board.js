@@ -100,7 +100,7 @@ export class TTRBoard {
     this.b = board;
     this.on = handlers;
     const [x0, y0, x1, y1] = board.bounds;
-    // a tall board (New York) is drawn smaller on a wide page: larger labels (class tall-board) and room for them (issue #14)
+    // a tall board (New York) is drawn smaller on a wide page: larger labels (class tall-board) and room for them
     const tall = y1 - y0 > 1.2 * (x1 - x0),
       pad = tall ? 75 : 46;
     this.svg = s("svg", {

@@ -1,5 +1,5 @@
 // @ts-check
-// The board's geography: sea, land, coastlines, lakes and rivers under the routes (issue #14), and on
+// The board's geography: sea, land, coastlines, lakes and rivers under the routes, and on
 // the Trans boards a soft tint along the mountain double lines. The shapes come from Natural Earth,
 // fitted to each board's cities at build time by tools/board_geography.py into static/geo/<game>.json
 // (SVG path data in the board's coordinates); see PROVENANCE.md there. Drawn as one bottom layer so

@@ -1,5 +1,5 @@
 // @ts-check
-// Links that are never lost (#13): copying a link, rows of links, and the game page's additions
+// Links that are never lost: copying a link, rows of links, and the game page's additions
 // (the creator's "Invite links" panel and the "waiting for players" banner), mounted by game.js with
 // one call so the game page itself stays as it is.
 import { h, icon, token, store } from "./common.js";
