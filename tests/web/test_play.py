@@ -3,6 +3,7 @@ phone zoom and bottom bar, end screens, a Trans round's reveal, keyboard and ski
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,19 @@ def assert_turn_fits(page: Any) -> None:
         assert box["x"] + box["width"] <= vw + 0.5 and box["y"] + box["height"] <= vh + 0.5, (sel, box, vw, vh)
 
 
+def eventually(check: Any, seconds: float = 10) -> None:
+    """``check()`` passes before the (load-scaled) deadline: a layout that follows an event settles."""
+    deadline = waits.deadline(seconds)
+    while True:
+        try:
+            check()
+            return
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def reach_a_claim(page: Any) -> None:
     """Draw from the deck until a route can be claimed, then open the claim panel of one (not a tunnel)."""
     for _ in range(40):
@@ -75,8 +89,8 @@ def test_claims_last_moves_and_layout_without_scrolling(web_server: Server, brow
         page.screenshot(path=str(shots / "play-claim-1366.png"))
         for w, h in ((1440, 900), (1920, 1080)):  # the testers' laptop, and a big screen
             page.set_viewport_size({"width": w, "height": h})
-            page.wait_for_timeout(150)
-            assert_turn_fits(page)
+            page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=[w, h])
+            eventually(lambda: assert_turn_fits(page))  # the page lays itself out anew on a resize
         page.screenshot(path=str(shots / "play-claim-1920.png"))
         # the bots' last turns: a banner in words and a halo on the board, in their colours
         banner = page.inner_text("#banner")
@@ -236,8 +250,8 @@ def test_phone_bottom_bar_and_zoom(web_server: Server, browser: Any, shots: Path
         b = svg.bounding_box()
         page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
         page.mouse.wheel(0, -400)
-        page.wait_for_timeout(100)
-        assert svg.get_attribute("viewBox") != home
+        page.wait_for_function("(home) => document.querySelector('#board svg').getAttribute('viewBox') !== home",
+                               arg=home, timeout=waits.ms(10))
         assert not page.errors, page.errors
     finally:
         page.context.close()
