@@ -113,6 +113,7 @@ class Rules:
         state.phase = INITIAL
         return state
 
+    @cython.locals(s=State)
     def resync(self, s: State) -> None:
         """Recompute the owned-route bitmasks from ``route_owner`` (after editing a state by hand)."""
         s.owned = [0] * s.n_players
@@ -122,16 +123,18 @@ class Rules:
                 s.owned[owner] |= 1 << r.index
 
     # ------------------------------------------------------------------ legal actions (legal.py)
+    @cython.locals(s=State)
     def legal_actions(self, s: State) -> Sequence[Action]:
         return self.moves.legal_actions(s)
 
+    @cython.locals(s=State)
     def main_parts(self, s: State) -> tuple[tuple[int, ...], bool, bool, list[tuple[Any, ...]], Any]:
         """The legal moves of a main-phase turn in parts: see :meth:`MoveGenerator.main_parts`."""
         return self.moves.main_parts(s)
 
     # ------------------------------------------------------------------ playouts (search)
     @cython.ccall
-    @cython.locals(rng=Rng, limit=cython.int, played=cython.int)
+    @cython.locals(s=State, rng=Rng, limit=cython.int, played=cython.int)
     def playout(self, s: State, rng: Rng, limit: int) -> int:
         """Play uniformly random legal moves on ``s`` until the game is over or ``limit`` moves are made;
         returns the number of moves. The moves are those ``legal_actions`` lists, chosen by ``rng``, and
@@ -145,6 +148,7 @@ class Rules:
         return played
 
     # ------------------------------------------------------------------ apply
+    @cython.locals(s=State)
     def apply(self, s: State, action: Action) -> Action:
         """Check ``action`` and play it; returns the action as recorded (canonical lane)."""
         if s.phase == OVER:
@@ -169,6 +173,7 @@ class Rules:
             raise IllegalAction(f"not a Ticket to Ride action: {action!r}")
         return action
 
+    @cython.locals(s=State)
     def _phase_error(self, s: State, doing: str) -> IllegalAction:
         what = {
             INITIAL: "choose your starting tickets first (keep ...)",
@@ -179,17 +184,19 @@ class Rules:
         }[s.phase]
         return IllegalAction(f"cannot {doing} now: {what}")
 
+    @cython.locals(s=State)
     def _need_main(self, s: State, doing: str) -> None:
         if s.phase != MAIN:
             raise self._phase_error(s, doing)
 
+    @cython.locals(s=State)
     def _need_tunnel(self, s: State, doing: str) -> Tunnel:
         if s.phase != TUNNEL or s.tunnel is None:
             raise IllegalAction(f"cannot {doing}: no tunnel claim is waiting for payment")
         return s.tunnel
 
     @cython.ccall
-    @cython.locals(hand=list, color=cython.int, n_color=cython.int, n_loco=cython.int)
+    @cython.locals(s=State, hand=list, color=cython.int, n_color=cython.int, n_loco=cython.int)
     def _check_hand(self, s: State, color: int, n_color: int, n_loco: int) -> None:
         """The player to move holds the cards of a payment."""
         b = self.board
@@ -204,7 +211,7 @@ class Rules:
             raise IllegalAction(f"you have {hand[self.loco]} {b.locomotive_name}(s), not {n_loco}")
 
     @cython.ccall
-    @cython.locals(hand=list, color=cython.int, n_color=cython.int, n_loco=cython.int)
+    @cython.locals(s=State, hand=list, color=cython.int, n_color=cython.int, n_loco=cython.int)
     def _take_cards(self, s: State, color: int, n_color: int, n_loco: int) -> list[int]:
         """Take a payment out of the current player's hand; the caller puts it on the discard pile."""
         hand = s.hands[s.current]
@@ -215,7 +222,7 @@ class Rules:
 
     # --- drawing train cards
     @cython.ccall
-    @cython.locals(second=cython.bint)
+    @cython.locals(s=State, second=cython.bint)
     def _draw_card(self, s: State, card: int | None) -> None:
         """Take a face-up card or the top of the deck. A face-up locomotive is the whole turn, and may not be
         the second card; otherwise the player takes a second card."""
@@ -242,7 +249,7 @@ class Rules:
 
     # --- claiming a route
     @cython.ccall
-    @cython.locals(ri=cython.int, p=cython.int, owner=list, t=cython.int)
+    @cython.locals(s=State, ri=cython.int, p=cython.int, owner=list, t=cython.int)
     def _claim_problem(self, s: State, ri: int) -> str | None:
         """Why the player to move may not claim route ``ri`` whatever they pay, or None."""
         b = self.board
@@ -263,7 +270,7 @@ class Rules:
         return None
 
     @cython.ccall
-    @cython.locals(key=tuple, color=cython.int, n_color=cython.int, n_loco=cython.int)
+    @cython.locals(s=State, key=tuple, color=cython.int, n_color=cython.int, n_loco=cython.int)
     def _claim(self, s: State, action: ClaimRoute) -> ClaimRoute:
         """Claim a route: pay its length in cards of its colour (a grey route: any one colour), locomotives
         standing in for any card; a ferry needs at least its locomotive symbols in locomotives. A tunnel
@@ -301,8 +308,8 @@ class Rules:
         return action
 
     @cython.ccall
-    @cython.locals(ri=cython.int, color=cython.int, n_color=cython.int, n_loco=cython.int, counted=cython.int,
-                   extra=cython.int, hand=list)
+    @cython.locals(s=State, ri=cython.int, color=cython.int, n_color=cython.int, n_loco=cython.int,
+                   counted=cython.int, extra=cython.int, hand=list)
     def _reveal_tunnel(self, s: State, ri: int, color: int, n_color: int, n_loco: int) -> None:
         """A tunnel: the cards played go on the table and the top 3 cards of the deck are turned up; each that
         is a locomotive or of the colour played asks for one more card (locomotives only, if only
@@ -330,6 +337,7 @@ class Rules:
             s.tunnel = tunnel
             s.phase = TUNNEL
 
+    @cython.locals(s=State)
     def _pay_tunnel(self, s: State, action: PayTunnel) -> None:
         """Pay the extra cards a tunnel asked for: its colour or locomotives."""
         t = self._need_tunnel(s, "pay for a tunnel")
@@ -345,6 +353,7 @@ class Rules:
         self._check_hand(s, color, n_color, n_loco)
         self._finish_tunnel(s, t, self._take_cards(s, color, n_color, n_loco))
 
+    @cython.locals(s=State)
     def _decline_tunnel(self, s: State) -> None:
         """Decline a tunnel: the cards played go back to the hand, the revealed ones to the discard pile,
         and the turn is over."""
@@ -358,6 +367,7 @@ class Rules:
         self._end_turn(s)
 
     @cython.ccall
+    @cython.locals(s=State)
     def _finish_tunnel(self, s: State, t: Tunnel, extra: list[int]) -> None:
         """Build the tunnel: the extra payment, the cards played and the revealed ones are discarded
         together, as one move, so the locomotive rule sees them all at once."""
@@ -367,7 +377,7 @@ class Rules:
         self._end_turn(s)
 
     @cython.ccall
-    @cython.locals(p=cython.int)
+    @cython.locals(s=State, p=cython.int)
     def _take_route(self, s: State, ri: int) -> None:
         """The route is the player's: its pieces leave their supply and its points are scored at once.
         (``ri`` stays a Python int: ``1 << ri`` is a bitmask wider than any C int.)"""
@@ -378,6 +388,7 @@ class Rules:
         s.route_points[p] += self.route_score[ri]
 
     # --- building a station
+    @cython.locals(s=State)
     def _station(self, s: State, action: BuildStation) -> None:
         """Build a station in a city nobody has one in, paying 1, 2, then 3 cards of one colour (locomotives
         standing in)."""
@@ -404,6 +415,7 @@ class Rules:
         self._end_turn(s)
 
     # --- destination tickets
+    @cython.locals(s=State)
     def _draw_tickets(self, s: State) -> None:
         """Draw the top tickets of the ticket deck (3, or 4 in some variants) and choose which to keep."""
         self._need_main(s, "draw tickets")
@@ -413,10 +425,12 @@ class Rules:
         s.offers[s.current] = [s.ticket_deck.pop() for _ in range(n)]
         s.phase = KEEP
 
+    @cython.locals(s=State)
     def keep_rule(self, s: State) -> tuple[int, int]:
         """``(at least, at most long)`` of the ticket choice waiting (``MoveGenerator.keep_rule``)."""
         return self.moves.keep_rule(s)
 
+    @cython.locals(s=State)
     def _keep(self, s: State, kept: tuple[int, ...]) -> None:
         """Keep some of the offered tickets, the others go back under the ticket deck. At the start of the
         game, the returned tickets wait until everybody has chosen (or go to the box, by variant)."""
@@ -469,6 +483,7 @@ class Rules:
         return self.board.tickets[t].long
 
     # --- passing, and the end of a turn
+    @cython.locals(s=State)
     def _pass(self, s: State) -> None:
         """Pass: only when no other move is possible (rules decision); a whole round of passes ends the game."""
         if s.phase != MAIN:
@@ -480,7 +495,7 @@ class Rules:
         self._end_turn(s, True)
 
     @cython.ccall
-    @cython.locals(p=cython.int, passed=cython.bint)
+    @cython.locals(s=State, p=cython.int, passed=cython.bint)
     def _end_turn(self, s: State, passed: bool = False) -> None:
         """Refill the market; a player left with ``end_trigger`` pieces or fewer starts the final round, in
         which everybody, that player included, has one more turn."""

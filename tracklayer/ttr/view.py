@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+import cython
+
 from tracklayer.ttr.actions import DrawCard, KeepTickets
 from tracklayer.ttr.cards import EMPTY
 from tracklayer.ttr.scoring import joined_pairs
 from tracklayer.ttr.state import FREE, INITIAL, KEEP, OVER
+
+if cython.compiled:  # the state's C type (state.pxd): its fields are read without lookups
+    from cython.cimports.tracklayer.ttr.state import State
+else:
+    from tracklayer.ttr.state import State
 
 if TYPE_CHECKING:
     from tracklayer.ttr.game import TTRGame
@@ -49,6 +56,7 @@ def positions(values: tuple[int, ...], value: int) -> list[int]:
         return out
 
 
+@cython.locals(s=State)
 def tickets_completed(game: TTRGame, seat: int) -> tuple[bool, ...]:
     """Which of ``seat``'s tickets its own routes complete (stations not counted), per held ticket.
 
@@ -113,6 +121,7 @@ class ObservationView(NamedTuple):
 _new_view = tuple.__new__
 
 
+@cython.locals(s=State)
 def build_observation_view(game: TTRGame, seat: int, log_tail: int = 0) -> ObservationView:
     """The compact view of ``seat`` (see :class:`ObservationView`); ``log_tail`` latest moves in ``log``."""
     b = game.board
@@ -161,6 +170,7 @@ def public_move(game: TTRGame, seat: int | None, mover: int, action: object) -> 
     return str(action)
 
 
+@cython.locals(s=State)
 def build_view(game: TTRGame, seat: int | None, log_tail: int | None = None) -> dict[str, Any]:
     b = game.board
     s = game.state
