@@ -64,8 +64,25 @@ test("Ticket to Ride: tunnels, stations, the final round and the end come as the
   assert.equal(ttrStep(tunnel, MAIN, {}, ["tickets"]), "final:pending");
   assert.equal(ttrStep(tunnel, [], {}, ["tickets"]), "final:wait");
   assert.equal(ttrStep(tunnel, MAIN, { final_round: true }, ["tickets"]), "final:do");
-  assert.equal(ttrStep(tunnel, [], { over: true }, ["tickets"]), "over:do");
-  assert.equal(ttrStep(tunnel, [], { over: true }, ["tickets", "over"]), null); // the lesson is over
+  assert.equal(ttrStep(tunnel, [], { over: true }, ["tickets"]), "station:recap"); // never within reach
+  assert.equal(ttrStep(tunnel, [], { over: true }, ["tickets", "station"]), "over:do");
+  assert.equal(ttrStep(tunnel, [], { over: true }, ["tickets", "station", "over"]), null); // the lesson is over
+});
+
+test("Ticket to Ride: at the end, the lessons the game never reached are told, each once", () => {
+  const plain = ["keep EU1 EU2", "draw red", "draw deck", "claim Paris-Bruxelles: 2 red"];
+  const told = [];
+  for (;;) {
+    const step = ttrStep(plain, [], { over: true }, told);
+    if (!step) break;
+    told.push(step.split(":")[0]);
+    if (told.length > 20) assert.fail(told.join(" "));
+  }
+  // no face-up locomotive taken, no tunnel, no station, no ticket drawn: each told, then the end
+  assert.deepEqual(told, ["loco", "tunnel", "station", "tickets", "over"]);
+  const all = [...plain, "draw locomotive", "claim Paris-Zurich: 2 red", "station Paris: 1 red", "tickets"];
+  assert.equal(ttrStep(all, [], { over: true }), "over:do"); // all met during the game: nothing to tell
+  assert.equal(ttrStep(plain, MAIN, { final_round: true }, ["tickets"]), "loco:do"); // not before the end
 });
 
 test("the other player's moves do not count as the learner's", () => {
@@ -92,6 +109,8 @@ test("Trans: start marker, two rails a turn, double lines, connecting the cities
   assert.equal(transStep(["start 1,0", "rail 2,0-3,0"], ["rail 4,0-5,0"]), "connect:do"); // a double: turn over
   assert.equal(transStep(turn, ["start 4,4"], { rounds: [{}] }, ["connect"]), "round:do");
   assert.equal(transStep([...turn, "start 4,4"], ["rail 4,0-5,0"], { rounds: [{}] }, ["double"]), null);
+  // a game over without a double line taken: the double lines are told before the end
+  assert.equal(transStep([...turn, "start 4,4"], [], { rounds: [{}], over: true }, ["round"]), "double:recap");
 });
 
 test("every step of both scripts has its texts in every language, with the same placeholders", () => {
@@ -102,7 +121,7 @@ test("every step of both scripts has its texts in every language, with the same 
     const c = catalog(lang);
     for (const s of [TTR, TRANS])
       for (const step of s.steps) {
-        const parts = ["title", "text", ...(step.pending ? ["pending"] : [])];
+        const parts = ["title", "text", ...(step.pending ? ["pending"] : []), ...(step.recap ? ["recap"] : [])];
         for (const part of parts) {
           const key = `tut.${s.family}.${step.id}.${part}`;
           assert.ok(c[key], `${lang}: ${key}`);

@@ -214,9 +214,11 @@ class Client:
             self.ws.close()
 
 
-def play_out(server: Server, game_id: str, token: str, seed: int = 5) -> dict[str, Any]:
+def play_out(server: Server, game_id: str, token: str, seed: int = 5,
+             choose: Callable[[list[str], random.Random], str] | None = None) -> dict[str, Any]:
     """Play a seat over the websocket until the game ends, at random but a claim whenever there is one (the
-    game ends sooner, and drawing alone could go on for ever); returns the final state."""
+    game ends sooner, and drawing alone could go on for ever), or as ``choose(legal, rng)`` says; returns the
+    final state."""
     client = server.client(game_id, token)
     rng = random.Random(seed)
     deadline = waits.deadline(240)
@@ -227,7 +229,11 @@ def play_out(server: Server, game_id: str, token: str, seed: int = 5) -> dict[st
             if s["over"]:
                 return s
             claims = [m for m in s["legal"] if m.startswith("claim")]
-            ack = client.move(rng.choice(claims or s["legal"]))
+            move = choose(s["legal"], rng) if choose else rng.choice(claims or s["legal"])
+            ack = client.move(move)
+            while ack.get("code") == "rate":  # faster than the server's rate limit lets a connection go
+                time.sleep(0.2)
+                ack = client.move(move)
             assert ack["type"] == "ack", ack
             client.wait_state(lambda st, n=ack["index"]: st["moves"] > n)  # not the state the move was made in
     finally:

@@ -5,10 +5,14 @@ and in German, on a phone (390×844) and on desktops (1366×768, 1920×1080), wh
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
-from tests.server.helpers import Server
+import httpx
+
+from tests import waits
+from tests.server.helpers import Server, play_out
 
 I18N = Path(__file__).resolve().parents[2] / "tracklayer" / "web" / "static" / "i18n"
 SIZES = {"phone": (390, 844), "laptop": (1366, 768), "desktop": (1920, 1080)}
@@ -193,3 +197,63 @@ def test_the_trans_tutorial_guides_the_first_turns(web_server: Server, browser: 
             play_trans_steps(page, lang, shots, size)
         finally:
             ctx.close()
+
+
+MINE = """() => { const ui = window.__tracklayer, v = ui.st.view;
+  const tunnels = new Set(ui.board.routes.filter((r) => r.tunnel).map((r) => r.label));
+  return { moves: (v.log || []).filter((e) => e.player === 0).map((e) => String(e.move)), tunnels: [...tunnels] }; }"""
+
+
+def plain_moves(legal: list[str], rng: random.Random) -> str:
+    """Claims first, else a card from the deck or a coloured one: never a face-up locomotive, a station or more
+    tickets (and a tunnel only by chance)."""
+    plain = [m for m in legal if m.startswith(("claim ", "keep ", "pay", "decline")) or m in ("draw deck", "pass")]
+    claims = [m for m in plain if m.startswith("claim ")]
+    if claims or plain:
+        return rng.choice(claims or plain)
+    return rng.choice([m for m in legal if m != "draw locomotive" and not m.startswith(("station ", "tickets"))]
+                      or legal)
+
+
+def test_the_end_of_a_lesson_tells_what_the_game_never_reached(web_server: Server, browser: Any,
+                                                                shots: Path) -> None:
+    """A lesson played to its end (at random, over the websocket): before the last step the guide tells, once
+    each and in the page's language, the optional lessons the game never reached (a face-up locomotive
+    taken, a tunnel, a station, more tickets), and none the player met."""
+    r = httpx.post(web_server.base + "/api/tutorial", json={"game": "ttr-europe"}, timeout=waits.scaled(20))
+    assert r.status_code == 201, r.text
+    out = r.json()
+    play_out(web_server, out["id"], out["token"], seed=3, choose=plain_moves)
+    de = catalog("de")
+    ctx = context(browser, "phone", "de-DE")
+    try:
+        page = opened(ctx, web_server.base + out["link"])
+        page.wait_for_selector("#guide[data-step]")
+        page.wait_for_function("() => window.__tracklayer.st && window.__tracklayer.st.over")
+        page.click("#final #show-board")  # the results first, then the board and its guide
+        page.wait_for_selector("#overlay", state="hidden")
+        mine = page.evaluate(MINE)
+        moves, tunnels = mine["moves"], set(mine["tunnels"])
+        met = {"loco": "draw locomotive" in moves,
+               "tunnel": any(m.startswith("claim ") and m[6:].split(": ")[0] in tunnels for m in moves),
+               "station": any(m.startswith("station ") for m in moves),
+               "tickets": "tickets" in moves}
+        told = []
+        while page.get_attribute("#guide", "data-mode") == "recap":
+            step = page.get_attribute("#guide", "data-step")
+            assert step not in told, told
+            told.append(step)
+            title = de[f"tut.ttr.{step}.title"].replace("{loco}", de["color.locomotive"])
+            assert page.inner_text("#guide h2") == de["tut.recap_title"].replace("{title}", title)
+            text = de[f"tut.ttr.{step}.recap"].replace("{loco}", de["color.locomotive"])
+            assert text in page.inner_text("#guide p")
+            assert page.inner_text("#guide-next") == de["tut.got_it"]
+            if len(told) == 1:
+                page.screenshot(path=str(shots / "tutorial-recap-de-phone.png"))
+            page.click("#guide-next")
+            page.wait_for_function("(step) => document.querySelector('#guide').dataset.step !== step", arg=step)
+        guide_at(page, "over")
+        assert told == [s for s in ("loco", "tunnel", "station", "tickets") if not met[s]], (told, met)
+        assert not page.errors, page.errors
+    finally:
+        ctx.close()

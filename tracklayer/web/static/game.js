@@ -638,7 +638,7 @@ function finalScreen() {
   const actions = h(
     "div",
     { class: "row", style: "justify-content:flex-end" },
-    h("button", { class: "btn", type: "button", onclick: close }, t("final.show_board")),
+    h("button", { class: "btn", type: "button", id: "show-board", onclick: close }, t("final.show_board")),
     h(
       "a",
       {

@@ -11,6 +11,8 @@
 //   when      facts that must all hold for the step to be shown ("!fact": must not hold)
 //   done      counters (facts) and the number each must reach: any one reached means the step is done
 //   optional  the step is passed over while it does not apply (a tunnel, a station)
+//   recap     an optional step the game never reached is told at its end, in its .recap text, before the
+//             last step: so every lesson of the script is told once, whatever the deal brought
 //   pending   a required step that does not apply yet says its .pending text (what leads to it) meanwhile
 //   ack       the step has a "Got it" button (an explanation that needs no move)
 //   target    CSS selectors of what to outline: the first one on the page is ("{loco}": the board's wild card)
@@ -23,12 +25,13 @@ import { t } from "./i18n.js";
  * @property {string[]} [when]
  * @property {Record<string, number>} [done]
  * @property {boolean} [optional]
+ * @property {boolean} [recap]
  * @property {boolean} [pending]
  * @property {boolean} [ack]
  * @property {string[]} [target]
  */
 /** @typedef {{ family: string, steps: Step[] }} Script */
-/** @typedef {{ index: number, step: Step, mode: "do" | "pending" | "wait" }} Place */
+/** @typedef {{ index: number, step: Step, mode: "do" | "pending" | "wait" | "recap" }} Place */
 
 /** The family of a lesson's game (its script's name). */
 export const familyOf = (game) => (String(game).startsWith("trans") ? "trans" : "ttr");
@@ -95,8 +98,8 @@ const done = (step, f) => Object.entries(step.done || {}).some(([k, n]) => (f[k]
 
 /**
  * The step to show: the first one not done nor waved on that applies now ("do"); a required step that does not
- * apply yet stops the search ("wait" while another player moves, "pending" with its own text). Null: the lesson
- * is over.
+ * apply yet stops the search ("wait" while another player moves, "pending" with its own text); once the game is
+ * over, an optional step it never reached is told as a "recap". Null: the lesson is over.
  * @param {Script} script
  * @param {Record<string, number>} f facts()
  * @param {Set<string>} acked the steps the player waved on
@@ -106,6 +109,7 @@ export function stepFor(script, f, acked) {
   for (const [index, step] of script.steps.entries()) {
     if (acked.has(step.id) || done(step, f)) continue;
     if (holds(step, f)) return { index, step, mode: "do" };
+    if (step.optional && step.recap && f.over) return { index, step, mode: "recap" };
     if (step.optional) continue;
     if (!f.myTurn && !f.over) return { index, step, mode: "wait" };
     if (step.pending) return { index, step, mode: "pending" };
@@ -181,7 +185,11 @@ export async function mountGuide(gameId, game, read) {
     }
     const key = (part) => `tut.${family}.${place.step.id}.${part}`;
     const params = { loco: t(`color.${board.loco}`, {}, board.loco || ""), name: other };
-    const title = place ? t(key("title"), params) : t("tut.finished_title");
+    const title = !place
+      ? t("tut.finished_title")
+      : place.mode === "recap"
+        ? t("tut.recap_title", { title: t(key("title"), params) })
+        : t(key("title"), params);
     const count = t("tut.progress", {
       step: (place?.index ?? script.steps.length - 1) + 1,
       count: script.steps.length,
@@ -227,8 +235,12 @@ export async function mountGuide(gameId, game, read) {
           ? t("tut.wait", { name: other })
           : place.mode === "pending"
             ? t(key("pending"), params)
-            : t(key("text"), params);
+            : place.mode === "recap"
+              ? t(key("recap"), params)
+              : t(key("text"), params);
       const wave = place && (place.step.ack || place.mode !== "wait");
+      // an explanation to wave on ("Got it"), or a step to pass over ("Skip")
+      const told = place && place.step.ack && (place.mode === "do" || place.mode === "recap");
       // the button ends the paragraph: the guide stays low and leaves the board its room
       body = h(
         "div",
@@ -241,13 +253,13 @@ export async function mountGuide(gameId, game, read) {
             ? h(
                 "button",
                 {
-                  class: `btn small ${place.step.ack && place.mode === "do" ? "primary" : "ghost"}`,
+                  class: `btn small ${told ? "primary" : "ghost"}`,
                   type: "button",
                   id: "guide-next",
                   "data-step": place.step.id,
                   onclick: change(() => mem.acked.add(place.step.id)),
                 },
-                place.step.ack && place.mode === "do" ? t("tut.got_it") : t("tut.skip"),
+                told ? t("tut.got_it") : t("tut.skip"),
               )
             : null,
         ),
