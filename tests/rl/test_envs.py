@@ -240,8 +240,15 @@ def test_gymnasium_flat_steps_against_random_in_compiled_code_equal_the_general_
     from tracklayer.rl.gym_env import TracklayerGymEnv
 
     compiled = []
-    real = gym_env.advance_random
-    monkeypatch.setattr(gym_env, "advance_random", lambda *a: compiled.append(1) or real(*a))
+    real = gym_env.step_random  # None where the compiled step does not apply
+
+    def counted(*args):
+        moved = real(*args)
+        if moved is not None:
+            compiled.append(1)
+        return moved
+
+    monkeypatch.setattr(gym_env, "step_random", counted)
 
     def run() -> list[tuple[object, ...]]:
         env = make_gym(name, opponents="random", observation="flat", illegal_action="terminate", **options)

@@ -88,12 +88,25 @@ def advance_random(env: Any, index: int, arrays: Any, obs_row: Any, mask_row: An
 
 
 @cython.ccall
-@cython.locals(k=cython.Py_ssize_t, rows=cython.Py_ssize_t, index=cython.Py_ssize_t, lo=cython.Py_ssize_t,
+@cython.locals(index=cython.Py_ssize_t)
+def step_random(env: Any, index: int, obs_row: Any, mask_row: Any) -> Any:
+    """``TracklayerGymEnv``'s step of ``index`` through :func:`advance_random` where that applies: a flat
+    Ticket to Ride episode going on against ``random`` opponents only, and an index within the action
+    space. None when it does not apply (nothing was done); otherwise what ``advance_random`` returns."""
+    ep = env.episode
+    if env._shown is None or env._random_rngs is None or env._abandoned or ep.done \
+            or not 0 <= index < ep.n_actions:
+        return None
+    return advance_random(env, index, env.codec.arrays(ep.game), obs_row, mask_row, env._shown)
+
+
+@cython.ccall
+@cython.locals(k=cython.Py_ssize_t, rows=cython.Py_ssize_t, lo=cython.Py_ssize_t,
                rew=cython.float[::1], term=cython.uchar[::1], trunc=cython.uchar[::1])
 def step_rows(envs: list[Any], actions: list[int], obs_rows: list[Any], mask_rows: list[Any], rewards: Any,
               terminated: Any, truncated: Any, lo: int) -> list[tuple[int, bool]]:
     """``BatchEnv``'s step of its rows ``envs`` (rows ``lo ..`` of the batch) where each goes through
-    :func:`advance_random` (a flat Ticket to Ride environment against ``random`` opponents): row ``k``
+    :func:`step_random` (a flat Ticket to Ride environment against ``random`` opponents): row ``k``
     plays ``actions[k]``, writes its observation and mask into ``obs_rows[k]`` and ``mask_rows[k]``, and
     0 / False / False into ``rewards``, ``terminated`` and ``truncated`` (float32 and bool arrays).
 
@@ -109,13 +122,7 @@ def step_rows(envs: list[Any], actions: list[int], obs_rows: list[Any], mask_row
     k = 0
     try:
         for k in range(rows):
-            env = envs[k]
-            index = actions[k]
-            ep = env.episode
-            moved = None
-            if env._shown is not None and env._random_rngs is not None and not env._abandoned and not ep.done \
-                    and 0 <= index < ep.n_actions:
-                moved = advance_random(env, index, env.codec.arrays(ep.game), obs_rows[k], mask_rows[k], env._shown)
+            moved = step_random(envs[k], actions[k], obs_rows[k], mask_rows[k])
             if moved is True:
                 rew[k] = 0.0
                 term[k] = 0

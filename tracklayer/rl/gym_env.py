@@ -30,7 +30,7 @@ from tracklayer.bots.random_bot import RandomBot
 from tracklayer.core.errors import IllegalAction
 from tracklayer.rl.aec import observation_space
 from tracklayer.rl.core import EnvSpec, Episode
-from tracklayer.rl.fastpath import advance_random, random_moves
+from tracklayer.rl.fastpath import random_moves, step_random
 from tracklayer.rl.opponents import BotOpponent, Opponent, opponent
 from tracklayer.rl.spaces import LegalDiscrete
 
@@ -146,17 +146,13 @@ class TracklayerGymEnv(gymnasium.Env):
         return self._finish_step(*self.advance(action))
 
     def compiled_step(self, index: int, obs: np.ndarray, mask: np.ndarray) -> bool | None:
-        """The step of ``index`` in compiled code (``rl.fastpath.advance_random``) where it applies: a flat
+        """The step of ``index`` in compiled code (``rl.fastpath.step_random``) where it applies: a flat
         Ticket to Ride episode going on against `random` opponents only, and an index within the action
         space. None when it does not apply or the index is not in the mask last shown (nothing was done:
         take :meth:`advance`); otherwise the learner and its opponents moved: True when the episode goes on
         (its observation and mask written into ``obs`` and ``mask``), False when it ended (read
         :meth:`outcome`). ``BatchEnv`` steps its rows through ``rl.fastpath.step_rows``, the same call in a loop."""
-        ep = self.episode
-        if self._shown is None or self._random_rngs is None or self._abandoned or ep.done \
-                or not 0 <= index < ep.n_actions:
-            return None
-        return advance_random(self, index, self.codec.arrays(ep.game), obs, mask, self._shown)
+        return step_random(self, index, obs, mask)
 
     def _finish_step(self, reward: float, terminated: bool, truncated: bool,
                      info: dict[str, Any]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
