@@ -207,12 +207,10 @@ MINE = """() => { const ui = window.__tracklayer, v = ui.st.view;
 def plain_moves(legal: list[str], rng: random.Random) -> str:
     """Claims first, else a card from the deck or a coloured one: never a face-up locomotive, a station or more
     tickets (and a tunnel only by chance)."""
-    plain = [m for m in legal if m.startswith(("claim ", "keep ", "pay", "decline")) or m in ("draw deck", "pass")]
-    claims = [m for m in plain if m.startswith("claim ")]
-    if claims or plain:
-        return rng.choice(claims or plain)
-    return rng.choice([m for m in legal if m != "draw locomotive" and not m.startswith(("station ", "tickets"))]
-                      or legal)
+    claims = [m for m in legal if m.startswith("claim ")]
+    plain = [m for m in legal if m.startswith(("keep ", "pay", "decline")) or m in ("draw deck", "pass")]
+    other = [m for m in legal if m != "draw locomotive" and not m.startswith(("station ", "tickets"))]
+    return rng.choice(claims or plain or other or legal)
 
 
 def test_the_end_of_a_lesson_tells_what_the_game_never_reached(web_server: Server, browser: Any,

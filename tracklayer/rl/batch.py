@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from tracklayer.rl.envs import get_spec
-from tracklayer.rl.fastpath import step_rows
+from tracklayer.rl.fastpath import note_row, step_rows
 from tracklayer.rl.gym_env import TracklayerGymEnv
 
 # the arrays of a batch, in the order they are laid out in one buffer: (name, dtype, per-row shape key)
@@ -104,7 +104,7 @@ class _Rows:
                 env.reset(seed=None if seed is None else seed + self.lo + k)
                 self._write(k, env)
         except Exception as exc:
-            _note_row(exc, self.lo + k)
+            note_row(exc, self.lo + k)
             raise
 
     def step(self) -> dict[int, dict[str, Any]]:
@@ -129,7 +129,7 @@ class _Rows:
                 ended[k] = term
                 cut[k] = trunc
         except Exception as exc:
-            _note_row(exc, self.lo + k)
+            note_row(exc, self.lo + k)
             raise
         return final
 
@@ -142,7 +142,7 @@ class _Rows:
                 value = getattr(env, method)
                 out.append(value(*args, **kwargs) if callable(value) else value)
         except Exception as exc:
-            _note_row(exc, self.lo + k)
+            note_row(exc, self.lo + k)
             raise
         return out
 
@@ -159,11 +159,6 @@ class _Rows:
     def close(self) -> None:
         for env in self.envs:
             env.close()
-
-
-def _note_row(exc: Exception, row: int) -> None:
-    """Notes on ``exc`` the row it came from (its type and message stay those of the game's error)."""
-    exc.add_note(f"in BatchEnv row {row}")
 
 
 # ---------------------------------------------------------------------------- worker processes

@@ -92,7 +92,9 @@ def advance_random(env: Any, index: int, arrays: Any, obs_row: Any, mask_row: An
 def step_random(env: Any, index: int, obs_row: Any, mask_row: Any) -> Any:
     """``TracklayerGymEnv``'s step of ``index`` through :func:`advance_random` where that applies: a flat
     Ticket to Ride episode going on against ``random`` opponents only, and an index within the action
-    space. None when it does not apply (nothing was done); otherwise what ``advance_random`` returns."""
+    space. None when it does not apply (nothing was done: take ``TracklayerGymEnv.advance``); otherwise what
+    ``advance_random`` returns (True: the episode goes on, its observation and mask written; False: it
+    ended, read ``TracklayerGymEnv.outcome``). The Gymnasium step and ``BatchEnv``'s rows go through it."""
     ep = env.episode
     if env._shown is None or env._random_rngs is None or env._abandoned or ep.done \
             or not 0 <= index < ep.n_actions:
@@ -130,6 +132,11 @@ def step_rows(envs: list[Any], actions: list[int], obs_rows: list[Any], mask_row
             else:
                 left.append((k, moved is False))
     except Exception as exc:
-        exc.add_note(f"in BatchEnv row {lo + k}")
+        note_row(exc, lo + k)
         raise
     return left
+
+
+def note_row(exc: Exception, row: int) -> None:
+    """Notes on ``exc`` the ``BatchEnv`` row it came from (its type and message stay those of the game's error)."""
+    exc.add_note(f"in BatchEnv row {row}")

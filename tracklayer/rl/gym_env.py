@@ -138,21 +138,14 @@ class TracklayerGymEnv(gymnasium.Env):
             ep = self.episode
             obs = np.empty(ep.obs_size, dtype=np.float32)
             mask = np.empty(ep.n_actions, dtype=np.uint8)
-            moved = self.compiled_step(int(action), obs, mask)
+            # the step in compiled code where it applies (rl.fastpath.step_random): True, the episode goes on
+            # and obs and mask are written; False, it ended; None, nothing was done: the general path
+            moved = step_random(self, int(action), obs, mask)
             if moved is True:
                 return obs, 0.0, False, False, {"action_mask": mask.view(bool)}
             if moved is False:
                 return self._finish_step(*self.outcome())
         return self._finish_step(*self.advance(action))
-
-    def compiled_step(self, index: int, obs: np.ndarray, mask: np.ndarray) -> bool | None:
-        """The step of ``index`` in compiled code (``rl.fastpath.step_random``) where it applies: a flat
-        Ticket to Ride episode going on against `random` opponents only, and an index within the action
-        space. None when it does not apply or the index is not in the mask last shown (nothing was done:
-        take :meth:`advance`); otherwise the learner and its opponents moved: True when the episode goes on
-        (its observation and mask written into ``obs`` and ``mask``), False when it ended (read
-        :meth:`outcome`). ``BatchEnv`` steps its rows through ``rl.fastpath.step_rows``, the same call in a loop."""
-        return step_random(self, index, obs, mask)
 
     def _finish_step(self, reward: float, terminated: bool, truncated: bool,
                      info: dict[str, Any]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
