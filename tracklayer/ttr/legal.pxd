@@ -7,14 +7,17 @@ cdef class MoveGenerator:
     cdef public object board, variant, table
     cdef public int loco
     cdef list draw_actions  # per card kind: the action that takes it face up
-    cdef int n_cities, stations
-    cdef tuple station_costs, closed_with
-    cdef list twins  # per route: the other lanes of its double route
-    cdef list identical_to  # per route: the lowest-id identical lane, else itself
+    cdef int n_cities, stations, n_kinds
+    cdef tuple station_costs
+    cdef signed char[::1] closed  # per number of players: whether one built lane closes a double route
+    cdef int[::1] twin_at, twin  # route r's twins: twin[twin_at[r] .. twin_at[r + 1] - 1]
+    cdef int[::1] identical_to  # per route: the lowest-id identical lane, else itself
     cdef list is_long  # per ticket: whether it is a long one
     # the kinds of route (colour, length, ferry locomotives) and their routes, in the engine's order
-    cdef list kind_color, kind_length, kind_ferry, kind_routes
+    cdef int[::1] kind_color, kind_length, kind_ferry
+    cdef list kind_routes
     cdef list pay_runs  # [colour][lo][stop]: the payments (colour, lo) .. (colour, stop - 1)
+    cdef list kinds_of  # per bitmask of card kinds: those kinds as a sorted tuple
 
     cpdef legal_actions(self, State s)
     cpdef keep_rule(self, State s)

@@ -22,6 +22,7 @@ Compiled, the loops run over C ints (see ``@cython.locals``); interpreted, the s
 from __future__ import annotations
 
 import itertools
+from array import array
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
@@ -46,8 +47,9 @@ EMPTY = cython.declare(cython.int, -1)  # an empty face-up slot (as in cards.py)
 
 @cython.cclass
 class MoveGenerator:
-    """The legal moves on one board in one variant: the board's facts as flat per-route lists (their C
-    types are in ``legal.pxd``)."""
+    """The legal moves on one board in one variant: the board's facts as flat tables per route and per
+    kind of route (their C types are in ``legal.pxd``: compiled, the numbers are C arrays, read without
+    making Python ints)."""
 
     def __init__(self, board: Board, variant: Variant) -> None:
         self.board = board
@@ -58,22 +60,42 @@ class MoveGenerator:
         self.n_cities = len(board.cities)
         self.stations = board.stations
         self.station_costs = tuple(board.station_costs)
-        self.closed_with = tuple(board.closed_with_players)
+        self.closed = array("b", [n in board.closed_with_players for n in range(board.max_players + 1)])
         routes = board.routes
-        self.twins = [tuple(r.twins) for r in routes]
-        self.identical_to = [r.identical_to for r in routes]
+        # per route: its twins (the other lanes of its double route) at twin_at[r] .. twin_at[r + 1] - 1 of twin
+        self.twin_at = array("i", itertools.accumulate((len(r.twins) for r in routes), initial=0))
+        self.twin = array("i", [t for r in routes for t in r.twins])
+        self.identical_to = array("i", [r.identical_to for r in routes])
         self.is_long = [t.long for t in board.tickets]
         by_kind: dict[tuple[int, int, int], list[int]] = {}
         for r in routes:
             by_kind.setdefault((r.color, r.length, r.locomotives), []).append(r.index)
         kinds = sorted(((c, n, f, tuple(rs)) for (c, n, f), rs in by_kind.items()), key=lambda k: k[3][0])
-        self.kind_color = [k[0] for k in kinds]
-        self.kind_length = [k[1] for k in kinds]
-        self.kind_ferry = [k[2] for k in kinds]
+        self.kind_color = array("i", [k[0] for k in kinds])
+        self.kind_length = array("i", [k[1] for k in kinds])
+        self.kind_ferry = array("i", [k[2] for k in kinds])
         self.kind_routes = [k[3] for k in kinds]
+        self.n_kinds = len(kinds)
         top = max(max(r.length for r in routes), max(board.station_costs, default=0)) + 1
         self.pay_runs = [[[tuple((c, nl) for nl in range(lo, stop)) for stop in range(top + 1)]
                           for lo in range(top + 1)] for c in range(self.loco)]
+        # per set of card kinds face up (bit c: kind c): the kinds, sorted
+        kinds_n = self.loco + 1
+        self.kinds_of = [tuple(c for c in range(kinds_n) if seen >> c & 1) for seen in range(1 << kinds_n)]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied field by field, without reading the board (a deep copy may reach this
+        generator while the board is half made); compiled, the C arrays travel as ``array`` objects."""
+        return _restore, (self.board, self.variant, self.table, self.loco, self.draw_actions, self.n_cities,
+                          self.stations, self.station_costs, array("b", self.closed), array("i", self.twin_at),
+                          array("i", self.twin), array("i", self.identical_to), self.is_long,
+                          array("i", self.kind_color), array("i", self.kind_length), array("i", self.kind_ferry),
+                          self.kind_routes, self.n_kinds, self.pay_runs, self.kinds_of)
+
+    def _set(self, fields: tuple[Any, ...]) -> None:
+        (self.board, self.variant, self.table, self.loco, self.draw_actions, self.n_cities, self.stations,
+         self.station_costs, self.closed, self.twin_at, self.twin, self.identical_to, self.is_long, self.kind_color,
+         self.kind_length, self.kind_ferry, self.kind_routes, self.n_kinds, self.pay_runs, self.kinds_of) = fields
 
     # ------------------------------------------------------------------ the whole list
     @cython.ccall
@@ -183,16 +205,12 @@ class MoveGenerator:
         for c in s.market:
             if c != EMPTY:
                 seen |= 1 << c
-        kinds = []
-        for c in range(self.loco + 1):
-            if seen >> c & 1:
-                kinds.append(c)
-        return tuple(kinds)
+        return self.kinds_of[seen]
 
     @cython.ccall
     @cython.locals(s=State, p=cython.int, hand=list, n_loco=cython.int, wagons=cython.int, have=cython.int,
                    most=cython.int, color=cython.int, length=cython.int, ferry=cython.int, lo=cython.int,
-                   hi=cython.int, k=cython.int, cost=cython.int)
+                   hi=cython.int, k=cython.int, cost=cython.int, c=cython.int, left=cython.int)
     def main_parts(self, s: State) -> tuple[tuple[int, ...], bool, bool, list[tuple[Any, ...]], Any]:
         """The legal moves of a main-phase turn as parts, before any action object is made
         (``legal_actions`` builds its list from them, encoders their masks):
@@ -217,7 +235,7 @@ class MoveGenerator:
             if hand[c] > most:
                 most = hand[c]
         claims: list[tuple[Any, ...]] = []
-        for k in range(len(self.kind_routes)):
+        for k in range(self.n_kinds):
             length = self.kind_length[k]
             ferry = self.kind_ferry[k]
             if length > wagons or ferry > n_loco:
@@ -243,8 +261,9 @@ class MoveGenerator:
                     hi = length if n_loco > length else n_loco
                     claims.append((k, free, length, color, lo if lo > ferry else ferry, hi))
         stations = None
-        if s.stations_left[p]:
-            cost = self.station_costs[self.stations - s.stations_left[p]]
+        left = s.stations_left[p]
+        if left:
+            cost = self.station_costs[self.stations - left]
             options = self.payments(hand, cost, 0)
             if options:
                 free_cities = self.free_cities(s)
@@ -264,34 +283,38 @@ class MoveGenerator:
         return tuple(free)
 
     @cython.ccall
-    @cython.locals(s=State, p=cython.int, routes=tuple, owners=list, r=cython.int, t=cython.int, low=cython.int,
-                   owner=cython.int, closed=cython.bint, ok=cython.bint)
+    @cython.locals(s=State, p=cython.int, routes=tuple, owners=list, r=cython.int, i=cython.int, low=cython.int,
+                   owner=cython.int, closed=cython.bint, ok=cython.bint, n=cython.Py_ssize_t, k=cython.Py_ssize_t)
     def claimable(self, s: State, p: int, routes: tuple[int, ...]) -> tuple[int, ...]:
         """Those of ``routes`` (all of one kind, which the caller found ``p`` can pay and has the pieces for)
         that ``p`` may claim: nobody owns them, ``p`` owns no other lane of the double route, the double route
         is not closed (with few players, one built lane closes the others), and no identical lane with a
         lower id is free (identical lanes are one choice: the lowest free one stands for them)."""
         owners = s.route_owner
-        closed = s.n_players in self.closed_with
-        out = []
-        for r in routes:
+        closed = self.closed[s.n_players]
+        out = None  # the claimable routes, made only once one of ``routes`` is not (else ``routes`` itself)
+        n = len(routes)
+        for k in range(n):
+            r = routes[k]
             owner = owners[r]
-            if owner != FREE:
-                continue
-            ok = True
-            for t in self.twins[r]:
-                owner = owners[t]
-                if owner == p or (closed and owner != FREE):
-                    ok = False
-                    break
-            if not ok:
-                continue
-            low = self.identical_to[r]
-            owner = owners[low]
-            if low != r and owner == FREE:
-                continue
-            out.append(r)
-        return tuple(out)
+            ok = owner == FREE
+            if ok:
+                for i in range(self.twin_at[r], self.twin_at[r + 1]):
+                    owner = owners[self.twin[i]]
+                    if owner == p or (closed and owner != FREE):
+                        ok = False
+                        break
+            if ok:
+                low = self.identical_to[r]
+                if low != r:
+                    owner = owners[low]
+                    ok = owner != FREE
+            if ok:
+                if out is not None:
+                    out.append(r)
+            elif out is None:
+                out = list(routes[:k])
+        return routes if out is None else tuple(out)
 
     @cython.ccall
     @cython.locals(hand=list, length=cython.int, ferry=cython.int, n_loco=cython.int, stop=cython.int,
@@ -314,6 +337,13 @@ class MoveGenerator:
         if n_loco >= length:
             out += ((NONE, length),)
         return out
+
+
+def _restore(*fields: Any) -> MoveGenerator:
+    """A generator from the fields ``MoveGenerator.__reduce__`` gives."""
+    moves: MoveGenerator = MoveGenerator.__new__(MoveGenerator)
+    moves._set(fields)
+    return moves
 
 
 @cython.cclass
