@@ -80,15 +80,48 @@ def test_a_compiled_module_older_than_its_source_is_not_used(tmp_path: Path,
     """An edited checkout never runs the rules it was compiled from: the source wins, with one warning."""
     pkg = _fake_package(tmp_path, "X = 2\n")
     monkeypatch.setattr(native, "COMPILED_MODULES", ("pkg.mod",))
+    digests = {"pkg.mod": native.source_digest(pkg / "mod.py")}
     finder = native._EngineFinder(interpreted=False)
-    finder.digests = {"pkg.mod": native.source_digest(pkg / "mod.py")}
+    finder.digests = digests
     assert finder.find_spec("pkg.mod", [str(pkg)]) is None  # current: Python's own finder takes the extension
     (pkg / "mod.py").write_text("X = 3\n")
+    finder = native._EngineFinder(interpreted=False)  # a process decides at its first engine import
+    finder.digests = digests
     with pytest.warns(RuntimeWarning, match="pkg.mod was built from another version"):
         spec = finder.find_spec("pkg.mod", [str(pkg)])
     assert spec is not None and isinstance(spec.loader, importlib.machinery.SourceFileLoader)
     assert finder.stale == ["pkg.mod"]
     assert native._EngineFinder(interpreted=True).find_spec("pkg.mod", [str(pkg)]) is not None
+
+
+def test_one_stale_module_makes_the_whole_engine_run_interpreted(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiled modules use each other's C types: a current one cannot load beside the interpreted class of
+    a stale one ("size changed"), so an edited module sends every engine module to its source."""
+    pkg = _fake_package(tmp_path, "X = 2\n")
+    (pkg / "other.py").write_text("Y = 1\n")
+    (pkg / f"other{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    monkeypatch.setattr(native, "COMPILED_MODULES", ("pkg.mod", "pkg.other"))
+    digests = {name: native.source_digest(pkg / f"{name[4:]}.py") for name in native.COMPILED_MODULES}
+    (pkg / "mod.py").write_text("X = 3\n")
+    finder = native._EngineFinder(interpreted=False)
+    finder.digests = digests
+    with pytest.warns(RuntimeWarning, match="pkg.mod was built from another version"):
+        spec = finder.find_spec("pkg.other", [str(pkg)])  # current, but the engine runs interpreted
+    assert spec is not None and isinstance(spec.loader, importlib.machinery.SourceFileLoader)
+    assert finder.find_spec("pkg.mod", [str(pkg)]) is not None
+    assert finder.stale == ["pkg.mod"] and finder.mixed
+
+
+def test_an_engine_built_in_part_runs_interpreted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pkg = _fake_package(tmp_path, "X = 2\n")
+    (pkg / "other.py").write_text("Y = 1\n")  # no extension beside it
+    monkeypatch.setattr(native, "COMPILED_MODULES", ("pkg.mod", "pkg.other"))
+    finder = native._EngineFinder(interpreted=False)
+    finder.digests = {"pkg.mod": native.source_digest(pkg / "mod.py")}
+    with pytest.warns(RuntimeWarning, match="only some engine modules are compiled"):
+        assert finder.find_spec("pkg.mod", [str(pkg)]) is not None
+    assert finder.stale == [] and finder.mixed
 
 
 def test_a_changed_declaration_file_makes_the_compiled_modules_stale(tmp_path: Path,

@@ -11,8 +11,9 @@ process choose the interpreted build: ``TRACKLAYER_INTERPRETED=1`` in the enviro
 
 A compiled module is used only while its source is the one it was built from: the build writes the
 SHA-256 of every compiled source (and of the package's ``.pxd`` declarations) to ``native_build.json``,
-and a module whose source changed since (an edited checkout, a ``git pull`` without ``pip install -e .``)
-runs interpreted, with one warning, instead of running stale rules.
+and when a module's source changed since (an edited checkout, a ``git pull`` without ``pip install -e .``)
+the whole engine runs interpreted, with one warning, instead of running stale rules: all or none, because
+the compiled modules use each other's C types and cannot load beside an interpreted one.
 
 This file imports nothing from ``tracklayer``: ``setup.py`` reads the module list from it before the
 package exists.
@@ -126,6 +127,7 @@ class _EngineFinder(importlib.abc.MetaPathFinder):
         self.interpreted = interpreted
         self.digests = _manifest()
         self.stale: list[str] = []
+        self.mixed: bool | None = None  # whether the built modules cannot all be used (decided once: _mixed)
 
     def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
                   ) -> importlib.machinery.ModuleSpec | None:
@@ -136,8 +138,8 @@ class _EngineFinder(importlib.abc.MetaPathFinder):
             source = Path(entry) / f"{leaf}.py"
             if not source.is_file():
                 continue
-            if not self.interpreted and self._fresh_extension(fullname, source):
-                return None  # the compiled module is current: Python's finder loads it
+            if not self.interpreted and not self._mixed(source.parents[fullname.count(".")]):
+                return None  # every compiled module is current: Python's finder loads this one
             loader = importlib.machinery.SourceFileLoader(fullname, str(source))
             return importlib.machinery.ModuleSpec(fullname, loader, origin=str(source))
         return None
@@ -151,14 +153,26 @@ class _EngineFinder(importlib.abc.MetaPathFinder):
             return "missing"
         return "fresh" if self.digests.get(fullname) == source_digest(source) else "stale"
 
-    def _fresh_extension(self, fullname: str, source: Path) -> bool:
-        state = self.extension_state(fullname, source)
-        if state == "stale":
-            self.stale.append(fullname)
-            if len(self.stale) == 1:
-                warnings.warn(f"the compiled {fullname} was built from another version of its source; the engine "
-                              "runs it interpreted (rebuild with: pip install -e .)", RuntimeWarning, stacklevel=2)
-        return state == "fresh"
+    def _mixed(self, root: Path) -> bool:
+        """Whether the engine must run interpreted although modules are built: one of them is stale, or
+        missing while others are there. All or none: a compiled module uses the C types of the others
+        (``.pxd``), and Python refuses to load it beside an interpreted class of the same name ("size
+        changed"). Decided at the first engine import (``root``: the folder holding the package), with
+        one warning naming the stale modules."""
+        if self.mixed is None:
+            states = {name: self.extension_state(name, _source_path(name, root)) for name in COMPILED_MODULES
+                      if _source_path(name, root).is_file()}
+            self.stale = [name for name, state in states.items() if state == "stale"]
+            built = any(state != "missing" for state in states.values())
+            self.mixed = bool(self.stale) or (built and "missing" in states.values())
+            if self.stale:
+                warnings.warn(f"the compiled {', '.join(self.stale)} {'was' if len(self.stale) == 1 else 'were'} "
+                              "built from another version of the source; the engine runs interpreted (rebuild "
+                              "with: pip install -e .)", RuntimeWarning, stacklevel=3)
+            elif self.mixed:
+                warnings.warn("only some engine modules are compiled; the engine runs interpreted (rebuild with: "
+                              "pip install -e .)", RuntimeWarning, stacklevel=3)
+        return self.mixed
 
 
 def install() -> None:
@@ -185,7 +199,7 @@ def engine_info() -> dict[str, Any]:
         else:  # not loaded (the RL codecs need the optional extras): what an import would load
             source = _source_path(name, _PACKAGE_DIR.parent)
             state = "missing" if finder is None else finder.extension_state(name, source)
-            native = state == "fresh" and finder is not None and not finder.interpreted
+            native = state == "fresh" and finder is not None and not finder.interpreted and not finder.mixed
             if state == "stale":
                 stale.append(name)
         (compiled if native else interpreted).append(name)
@@ -196,7 +210,10 @@ def engine_info() -> dict[str, Any]:
         if finder is not None and finder.interpreted:
             reason = f"{ENV_INTERPRETED} is set"
         elif finder is not None and (finder.stale or stale):
-            reason = "compiled modules are older than their source: " + ", ".join([*finder.stale, *stale])
+            reason = "compiled modules are older than their source: " + ", ".join(dict.fromkeys([*finder.stale,
+                                                                                                *stale]))
+        elif finder is not None and finder.mixed:
+            reason = "only some engine modules are compiled: pip install . with gcc to compile them all"
         else:
             reason = "not compiled at install (no C compiler or no Cython): pip install . with gcc to compile"
     return {"build": build, "compiled": compiled, "interpreted": interpreted, "reason": reason}
