@@ -176,6 +176,7 @@ class Obs:
         return max(1.0, best)
 
 
+@cython.ccall
 @cython.locals(owner=list, twins=tuple, r=cython.int, p=cython.int, closed=cython.bint, t=cython.int,
                o=cython.int)
 def route_usable(owner: list[int], twins: tuple[int, ...], r: int, p: int, closed: bool) -> bool:
@@ -206,36 +207,45 @@ class Plan:
 class Planner:
     """Path planning over one observation for one player (me unless told otherwise)."""
 
+    @cython.locals(me=cython.int, closed=cython.bint, owner=list, twins=list, lengths=list, points=list,
+                   tunnel=list, ferry=list, cost=list, borrowable=list, r=cython.int, o=cython.int,
+                   length=cython.int, worth=cython.int, locos=cython.int, c=cython.double, tunnel_penalty=cython.double,
+                   ferry_penalty=cython.double, route_overhead=cython.double, long_bias=cython.double)
     def __init__(self, obs: Obs, p: int | None = None, *, tunnel_penalty: float = 0.6, ferry_penalty: float = 0.8,
                  route_overhead: float = 0.35, station_penalty: float = 6.0, long_bias: float = 0.0) -> None:
         self.obs = obs
         self.p = obs.seat if p is None else p
         info = obs.info
         self.info = info
-        p = self.p
-        self.cost: list[float] = []
-        self.borrowable: list[bool] = []
+        me = self.p
+        cost = []
+        borrowable = []
         closed = obs.n in info.board.closed_with_players
         owner, twins, lengths, points = obs.route_owner, info.twins, info.route_len, info.route_points
         tunnel, ferry = info.tunnel, info.ferry
         for r in range(len(lengths)):
             o = owner[r]
-            if o == p:
+            if o == me:
                 c = 0.0
-            elif route_usable(owner, twins[r], r, p, closed):
-                c = lengths[r] + route_overhead - long_bias * (points[r] - lengths[r])
+            elif route_usable(owner, twins[r], r, me, closed):
+                length = lengths[r]
+                worth = points[r]
+                c = length + route_overhead - long_bias * (worth - length)
                 if tunnel[r]:
                     c += tunnel_penalty
-                if ferry[r]:
-                    c += ferry_penalty * ferry[r]
+                locos = ferry[r]
+                if locos:
+                    c += ferry_penalty * locos
             else:
                 c = INF
-            self.cost.append(c)
-            self.borrowable.append(o != -1 and o != p)
-        self.stations = obs.stations_left[p] if info.board.features.stations else 0
+            cost.append(c)
+            borrowable.append(o != -1 and o != me)
+        self.cost: list[float] = cost
+        self.borrowable: list[bool] = borrowable
+        self.stations = obs.stations_left[me] if info.board.features.stations else 0
         self.station_penalty = station_penalty
         # stations already built by p: their borrowable routes are free (we may assume the best use)
-        self.own_station_cities = [c for c, o in enumerate(obs.station_owner) if o == p]
+        self.own_station_cities = [city for city, holder in enumerate(obs.station_owner) if holder == me]
 
     @cython.locals(a=cython.int, b=cython.int, allow_borrow=cython.bint, adj=list, cost=list, borrowable=list,
                    edge=list, dist=list, prev_node=list, prev_route=list, heap=list, sp=cython.double,

@@ -34,6 +34,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import cython
+
 from tracklayer.bots.base import Budget, move_seed
 from tracklayer.bots.ttr_common import GRAY, INF, BoardInfo, Obs, Planner, route_usable
 from tracklayer.bots.ttr_heuristic import HeuristicBot, Moves
@@ -41,6 +43,11 @@ from tracklayer.core.errors import IllegalAction
 from tracklayer.core.rng import Rng
 from tracklayer.ttr import belief
 from tracklayer.ttr.scoring import TrailLengths
+
+if cython.compiled:  # the C type (state.pxd)
+    from cython.cimports.tracklayer.ttr.state import State
+else:
+    from tracklayer.ttr.state import State
 
 DEFAULT_ITERATIONS = 160  # simulations per searched move (reproducible: no clock involved)
 MAX_SECONDS: float | None = None  # no time cap unless a Budget asks for one
@@ -69,16 +76,41 @@ def obs_from_state(info: BoardInfo, state: Any, p: int, variant: str) -> Obs:
     )
 
 
+@cython.cclass
 class FastPolicy:
-    """A cheap plan-following policy for rollouts: acts on the simulated state directly."""
+    """A cheap plan-following policy for rollouts: acts on the simulated state directly.
+
+    Compiled, its fields are C types and its helpers C calls (``cython.cclass``): a search plays it for
+    every seat in every simulated turn."""
+
+    g = cython.declare(object)
+    info = cython.declare(object)
+    variant = cython.declare(str)
+    rng = cython.declare(object)
+    plans: dict[int, tuple[list[int], list[int]]] = cython.declare(dict)  # seat -> (plan routes, tickets)
+    route_len: list[int] = cython.declare(list)  # the board's tables (BoardInfo's), per route
+    route_color: list[int] = cython.declare(list)
+    ferry: list[int] = cython.declare(list)
+    tunnel: list[bool] = cython.declare(list)
+    twins: list[tuple[int, ...]] = cython.declare(list)
+    closed_with = cython.declare(frozenset)  # player counts where one built lane closes a double route
+    loco = cython.declare(cython.int)
 
     def __init__(self, game: Any, info: BoardInfo, variant: str, rng: random.Random) -> None:
         self.g = game
         self.info = info
         self.variant = variant
         self.rng = rng
-        self.plans: dict[int, tuple[list[int], list[int]]] = {}  # seat -> (plan routes, tickets)
+        self.plans = {}
+        self.route_len = info.route_len
+        self.route_color = info.route_color
+        self.ferry = info.ferry
+        self.tunnel = info.tunnel
+        self.twins = info.twins
+        self.closed_with = info.board.closed_with_players
+        self.loco = info.loco
 
+    @cython.locals(p=cython.int, s=State, owner=list, r=cython.int, o=cython.int, own=cython.bint)
     def plan_for(self, p: int) -> list[int]:
         s = self.g.state
         cached = self.plans.get(p)
@@ -86,8 +118,15 @@ class FastPolicy:
             routes, tickets = cached
             if tickets == s.tickets[p]:
                 owner = s.route_owner
-                if all(owner[r] == -1 or owner[r] == p for r in routes):
-                    if any(owner[r] == p for r in routes):  # own claims: the rest of the plan stands
+                own = False
+                for r in routes:
+                    o = owner[r]
+                    if o != -1 and o != p:
+                        break
+                    if o == p:
+                        own = True
+                else:
+                    if own:  # own claims: the rest of the plan stands
                         routes = [r for r in routes if owner[r] == -1]
                         self.plans[p] = (routes, tickets)
                     return routes
@@ -97,6 +136,7 @@ class FastPolicy:
         self.plans[p] = (routes, list(s.tickets[p]))
         return routes
 
+    @cython.locals(s=State)
     def step(self) -> None:
         g = self.g
         s = g.state
@@ -104,7 +144,7 @@ class FastPolicy:
             if s.phase == "main":
                 self._main(s.current)
             elif s.phase == "second_draw":
-                self._draw(s.current, second=True)
+                self._draw(s.current)
             elif s.phase == "tunnel":
                 legal = g.legal_actions()
                 g.apply(min(legal, key=lambda a: (a.kind == "decline", getattr(a, "n_loco", 0))))
@@ -116,6 +156,7 @@ class FastPolicy:
             legal = g.legal_actions()
             g.apply(legal[self.rng.randrange(len(legal))])
 
+    @cython.locals(p=cython.int)
     def _keep(self, p: int) -> None:
         """Keep the one offered ticket that is cheapest per point (or the minimum the rules ask)."""
         s = self.g.state
@@ -123,37 +164,52 @@ class FastPolicy:
         pl = Planner(obs)
         legal = self.g.legal_actions()
         size = len(legal[0].tickets)
+        info = self.info
 
         def cost(a: Any) -> float:
-            return sum(pl.distance(*self.info.ticket_ends[t]) / self.info.ticket_points[t] for t in a.tickets)
+            return sum(pl.distance(*info.ticket_ends[t]) / info.ticket_points[t] for t in a.tickets)
 
         self.g.apply(min((a for a in legal if len(a.tickets) == size), key=cost))
 
+    @cython.cfunc
+    @cython.locals(p=cython.int, r=cython.int, s=State, hand=list, length=cython.int, ferry=cython.int,
+                   color=cython.int, locos=cython.int, need_loco=cython.int, c=cython.int, most=cython.int)
     def _payment(self, p: int, r: int) -> tuple[int, int] | None:
         """(colour, n_loco) paying route ``r`` with the fewest locomotives, or None."""
-        info = self.info
-        hand = self.g.state.hands[p]
-        length, ferry, color = info.route_len[r], info.ferry[r], info.route_color[r]
-        locos = hand[info.loco]
-        if color == GRAY:
-            color = max(range(info.loco), key=lambda c: hand[c])
-        need_loco = max(ferry, length - hand[color])
+        s = self.g.state
+        hand = s.hands[p]
+        length = self.route_len[r]
+        ferry = self.ferry[r]
+        color = self.route_color[r]
+        locos = hand[self.loco]
+        if color == GRAY:  # the colour held most (the first of equals)
+            color = 0
+            most = hand[0]
+            for c in range(1, self.loco):
+                if hand[c] > most:
+                    color = c
+                    most = hand[c]
+        need_loco = length - hand[color]
+        if need_loco < ferry:
+            need_loco = ferry
         if need_loco > locos:
             return None
-        if info.tunnel[r] and hand[color] + locos - length < 1:
+        if self.tunnel[r] and hand[color] + locos - length < 1:
             return None
         return (color if need_loco < length else -1), need_loco
 
+    @cython.cfunc
+    @cython.returns(cython.bint)
+    @cython.locals(p=cython.int, r=cython.int, s=State, length=cython.int, left=cython.int)
     def _can_claim(self, p: int, r: int) -> bool:
         s = self.g.state
-        if self.info.route_len[r] > s.wagons[p]:
+        length = self.route_len[r]
+        left = s.wagons[p]
+        if length > left:
             return False
-        return route_usable(s.route_owner, self.info.twins[r], r, p, s.n_players in self.info.board.closed_with_players)
+        return route_usable(s.route_owner, self.twins[r], r, p, s.n_players in self.closed_with)
 
-    def _claim(self, p: int, r: int, pay: tuple[int, int]) -> None:
-        table = self.g.table
-        self.g.apply(table.claim(r, pay[0], pay[1]))
-
+    @cython.locals(p=cython.int, s=State, r=cython.int)
     def _main(self, p: int) -> None:
         info = self.info
         s = self.g.state
@@ -167,23 +223,24 @@ class FastPolicy:
                     break
         if best is None and (not routes or s.final_turns >= 0 or sum(s.hands[p]) >= 14):
             for r in info.by_points:
-                if self._can_claim(p, r) and (info.route_len[r] >= 3 or s.wagons[p] < 6 or s.final_turns >= 0):
+                if self._can_claim(p, r) and (self.route_len[r] >= 3 or s.wagons[p] < 6 or s.final_turns >= 0):
                     pay = self._payment(p, r)
                     if pay is not None:
                         best = (r, pay)
                         break
         if best is not None:
-            self._claim(p, *best)
+            r, (color, n_loco) = best
+            self.g.apply(self.g.table.claim(r, color, n_loco))
             return
-        self._draw(p, second=False)
+        self._draw(p)
 
-    def _draw(self, p: int, second: bool) -> None:
-        info = self.info
+    @cython.locals(p=cython.int, s=State, r=cython.int, c=cython.int)
+    def _draw(self, p: int) -> None:
         s = self.g.state
         table = self.g.table
         want = set()
         for r in self.plans.get(p, ([], []))[0][:3]:
-            c = info.route_color[r]
+            c = self.route_color[r]
             if c != GRAY:
                 want.add(c)
         for c in s.market:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 import cython
@@ -37,6 +37,12 @@ from tracklayer.ttr.state import INITIAL, KEEP, MAIN, SECOND_DRAW, TUNNEL, State
 if TYPE_CHECKING:
     from tracklayer.ttr.actions import ActionTable
     from tracklayer.ttr.board import Board, Variant
+
+def _table(kind: str, values: Iterable[int]) -> Any:
+    """A board table of small ints: compiled, an ``array`` (its ``legal.pxd`` field is a C array over it);
+    interpreted, a list, which Python indexes faster."""
+    return array(kind, values) if cython.compiled else list(values)
+
 
 # the markers the loops compare with, as C ints when compiled
 FREE = cython.declare(cython.int, _state.FREE)  # a route or city nobody owns
@@ -60,20 +66,20 @@ class MoveGenerator:
         self.n_cities = len(board.cities)
         self.stations = board.stations
         self.station_costs = tuple(board.station_costs)
-        self.closed = array("b", [n in board.closed_with_players for n in range(board.max_players + 1)])
+        self.closed = _table("b", [n in board.closed_with_players for n in range(board.max_players + 1)])
         routes = board.routes
         # per route: its twins (the other lanes of its double route) at twin_at[r] .. twin_at[r + 1] - 1 of twin
-        self.twin_at = array("i", itertools.accumulate((len(r.twins) for r in routes), initial=0))
-        self.twin = array("i", [t for r in routes for t in r.twins])
-        self.identical_to = array("i", [r.identical_to for r in routes])
+        self.twin_at = _table("i", itertools.accumulate((len(r.twins) for r in routes), initial=0))
+        self.twin = _table("i", [t for r in routes for t in r.twins])
+        self.identical_to = _table("i", [r.identical_to for r in routes])
         self.is_long = [t.long for t in board.tickets]
         by_kind: dict[tuple[int, int, int], list[int]] = {}
         for r in routes:
             by_kind.setdefault((r.color, r.length, r.locomotives), []).append(r.index)
         kinds = sorted(((c, n, f, tuple(rs)) for (c, n, f), rs in by_kind.items()), key=lambda k: k[3][0])
-        self.kind_color = array("i", [k[0] for k in kinds])
-        self.kind_length = array("i", [k[1] for k in kinds])
-        self.kind_ferry = array("i", [k[2] for k in kinds])
+        self.kind_color = _table("i", [k[0] for k in kinds])
+        self.kind_length = _table("i", [k[1] for k in kinds])
+        self.kind_ferry = _table("i", [k[2] for k in kinds])
         self.kind_routes = [k[3] for k in kinds]
         self.n_kinds = len(kinds)
         top = max(max(r.length for r in routes), max(board.station_costs, default=0)) + 1
@@ -87,9 +93,9 @@ class MoveGenerator:
         """Pickled and copied field by field, without reading the board (a deep copy may reach this
         generator while the board is half made); compiled, the C arrays travel as ``array`` objects."""
         return _restore, (self.board, self.variant, self.table, self.loco, self.draw_actions, self.n_cities,
-                          self.stations, self.station_costs, array("b", self.closed), array("i", self.twin_at),
-                          array("i", self.twin), array("i", self.identical_to), self.is_long,
-                          array("i", self.kind_color), array("i", self.kind_length), array("i", self.kind_ferry),
+                          self.stations, self.station_costs, _table("b", self.closed), _table("i", self.twin_at),
+                          _table("i", self.twin), _table("i", self.identical_to), self.is_long,
+                          _table("i", self.kind_color), _table("i", self.kind_length), _table("i", self.kind_ferry),
                           self.kind_routes, self.n_kinds, self.pay_runs, self.kinds_of)
 
     def _set(self, fields: tuple[Any, ...]) -> None:
