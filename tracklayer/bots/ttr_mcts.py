@@ -287,6 +287,7 @@ class MCTSBot:
         self.prior = prior
         self._learned: dict[tuple[str, str, int], Any] = {}
         self._trails: TrailLengths | None = None  # the running search's (see evaluate)
+        self._sampler: belief.ViewSampler | None = None  # the running search's (see sample_world)
         self.last_stats: list[tuple[str, int, float]] = []
 
     def turns_left(self, obs: Obs) -> float:
@@ -370,6 +371,7 @@ class MCTSBot:
         """
         rng = random.Random(move_seed(self.seed, obs.view, "mcts"))
         self._trails = TrailLengths(obs.info.board)  # its playouts often end with the same networks
+        self._sampler = belief.ViewSampler(obs.view)  # every world of this search agrees with this view
         deadline = None if seconds is None else time.perf_counter() + seconds
         alive = list(range(len(cands)))
         values: list[list[float]] = [[] for _ in cands]
@@ -398,6 +400,7 @@ class MCTSBot:
                 best, best_gain = k, mean
         self.last_stats = [(str(cands[k]), len(values[k]), sum(values[k]) / max(1, len(values[k])))
                            for k in range(len(cands))]
+        self._sampler = None
         return cands[best]
 
     @staticmethod
@@ -413,7 +416,11 @@ class MCTSBot:
 
     def sample_world(self, obs: Obs, rng: random.Random) -> Any:
         """A complete private game consistent with ``obs``: the engine's belief sampler on the view
-        (:func:`tracklayer.ttr.belief.sample_from_view`, which finds the known cards in the view itself)."""
+        (:func:`tracklayer.ttr.belief.sample_from_view`, which finds the known cards in the view itself;
+        the running search's :class:`~tracklayer.ttr.belief.ViewSampler` has read that view already)."""
+        sampler = self._sampler
+        if sampler is not None and sampler.view is obs.view:
+            return sampler.sample(rng)
         return belief.sample_from_view(obs.view, rng)
 
     def simulate(self, g: Any, action: Any, obs: Obs, rng: random.Random) -> float:

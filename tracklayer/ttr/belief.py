@@ -175,108 +175,139 @@ def sample_from_view(view: dict[str, Any], rng: random.Random) -> ttr_game.TTRGa
     tickets the seat has not seen, as many as the view shows (long tickets where the ticket deck's size
     requires them, otherwise one with even odds). Other phases raise :class:`BeliefError`: their hidden
     offers and tunnel cards cannot be rebuilt from a view without the game.
+
+    Many worlds from one view: :class:`ViewSampler` reads the view once (``sample_from_view(view, rng)``
+    is ``ViewSampler(view).sample(rng)``, the same world from the same ``rng``).
     """
-    seat = view.get("seat")
-    if seat is None:
-        raise BeliefError("belief sampling needs a seat's view, not a spectator's")
-    if view["phase"] != MAIN:
-        raise BeliefError(f"sample_from_view rebuilds the start of a turn (phase 'main'), not phase "
-                          f"{view['phase']!r}: use sample_state with the game for the other phases")
-    players = view["players"]
-    n = len(players)
-    g = ttr_game.new_ttr_game(view["game"], n, seed=rng.getrandbits(63), variant=view["variant"])
-    b = g.board
-    n_cards = len(b.colors) + 1
-    names = {b.card_name(c): c for c in range(n_cards)}
-    hand = [0] * n_cards
-    for name, k in view.get("hand", {}).items():
-        hand[names[name]] = k
-    market = [-1 if c is None else names[c] for c in view["market"]]
-    cards = [p["cards"] for p in players]
-    known = known_cards(b, view.get("log", []), cards)
+    return ViewSampler(view).sample(rng)
 
-    def ticket_index(entry: dict[str, Any]) -> int:
-        found = b.ticket_by_id.get(str(entry["id"]).casefold())
-        if found is None:
-            raise BeliefError(f"ticket {entry['id']!r} is not one of the board's tickets (a bonus ticket?)")
-        return found
 
-    mine = [ticket_index(e) for e in view.get("tickets", [])]
-    offer = [ticket_index(e) for e in view.get("offer", [])]
-    s = g.state
-    # cards: everything not visible to the seat is pooled and dealt to the hidden places
-    pool_counts = [b.per_color] * len(b.colors) + [b.locomotives]
-    for c, k in enumerate(hand):
-        pool_counts[c] -= k
-    for c in market:
-        if c >= 0:
-            pool_counts[c] -= 1
-    for p in range(n):
-        if p != seat:
-            for c, k in enumerate(known[p]):
-                pool_counts[c] -= k
-    pool = [c for c, k in enumerate(pool_counts) for _ in range(max(0, k))]
-    rng.shuffle(pool)
-    hands = []
-    for p in range(n):
-        if p == seat:
-            hands.append(list(hand))
-            continue
-        h = list(known[p])
-        for _ in range(cards[p] - sum(h)):
-            h[pool.pop() if pool else rng.randrange(n_cards)] += 1
-        hands.append(h)
-    discard = [pool.pop() if pool else rng.randrange(b.loco) for _ in range(view["discard"])]
-    deck = [pool.pop() if pool else rng.randrange(b.loco) for _ in range(view["deck"])]
-    # tickets: opponents' from the tickets the seat has not seen
-    longs, regular = b.tickets_for(g.variant)
-    seen = set(mine) | set(offer)
-    free_reg = [t for t in regular if t not in seen]
-    free_long = [t for t in longs if t not in seen]
-    rng.shuffle(free_reg)
-    rng.shuffle(free_long)
-    n_tickets = [p["tickets"] for p in players]
-    # the ticket deck's size is fixed, so opponents hold long tickets when the regular ones cannot fill
-    # both the deck and their hands; otherwise each holds one with even odds
-    opponents = [p for p in range(n) if p != seat and n_tickets[p]]
-    short = view["ticket_deck"] + sum(n_tickets[p] for p in opponents) - len(free_reg)
-    held: list[list[int]] = [list(mine) if p == seat else [] for p in range(n)]
-    for p in sorted(opponents, key=lambda _: rng.random()):
-        if free_long and (short > 0 or rng.random() < 0.5):
-            held[p].append(free_long.pop())
-            short -= 1
-    for p in opponents:
-        while len(held[p]) < n_tickets[p] and free_reg:
-            held[p].append(free_reg.pop())
-    route_owner = [-1 if o is None else o for o in view["route_owner"]]
-    station_owner = [-1] * len(b.cities)
-    for city, owner in view.get("stations", {}).items():
-        station_owner[b.cities.index(city)] = owner
-    s.hands = hands
-    s.deck = deck
-    s.discard = discard
-    s.market = market
-    s.wagons = [p["wagons"] for p in players]
-    s.stations_left = [p.get("stations_left", 0) for p in players]
-    s.station_owner = station_owner
-    s.route_owner = route_owner
-    s.route_points = [p["route_points"] for p in players]
-    s.tickets = held
-    s.ticket_deck = free_reg[: view["ticket_deck"]]
-    s.offers = [[] for _ in range(n)]
-    s.initial_pending = []
-    s.set_aside = []
-    s.deal_step = 0
-    s.phase = MAIN
-    s.current = view["current_player"]
-    s.first = view.get("first_player", 0)
-    s.turn = view.get("turn", 0)
-    left = view.get("final_turns_left")
-    s.final_turns = -1 if left is None else left
-    s.passes = 0
-    s.tunnel = None
-    s.last_reveal = []
-    s.rng = Rng(rng.getrandbits(64))
-    g.rules.resync(s)
-    g._legal = None
-    return g
+class ViewSampler:
+    """Worlds that agree with one seat's view (see :func:`sample_from_view`): what the view says is read
+    once, and each :meth:`sample` deals only what the seat cannot see. A search samples hundreds of worlds
+    from the view of one move, and reading the view (its public log above all) is most of a world's cost."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        seat = view.get("seat")
+        if seat is None:
+            raise BeliefError("belief sampling needs a seat's view, not a spectator's")
+        if view["phase"] != MAIN:
+            raise BeliefError(f"sample_from_view rebuilds the start of a turn (phase 'main'), not phase "
+                              f"{view['phase']!r}: use sample_state with the game for the other phases")
+        self.view = view
+        self.seat: int = seat
+        players = view["players"]
+        self.n = n = len(players)
+        # a game set up for the view's board and variant: each world is a copy of it, refilled
+        self.template = g = ttr_game.new_ttr_game(view["game"], n, seed=0, variant=view["variant"])
+        self.board = b = g.board
+        self.n_cards = n_cards = len(b.colors) + 1
+        names = {b.card_name(c): c for c in range(n_cards)}
+        hand = [0] * n_cards
+        for name, k in view.get("hand", {}).items():
+            hand[names[name]] = k
+        self.hand = hand
+        self.market = market = [-1 if c is None else names[c] for c in view["market"]]
+        self.cards = cards = [p["cards"] for p in players]
+        self.known = known = known_cards(b, view.get("log", []), cards)
+
+        def ticket_index(entry: dict[str, Any]) -> int:
+            found = b.ticket_by_id.get(str(entry["id"]).casefold())
+            if found is None:
+                raise BeliefError(f"ticket {entry['id']!r} is not one of the board's tickets (a bonus ticket?)")
+            return found
+
+        self.mine = mine = [ticket_index(e) for e in view.get("tickets", [])]
+        offer = [ticket_index(e) for e in view.get("offer", [])]
+        # cards: everything not visible to the seat is pooled and dealt to the hidden places
+        pool_counts = [b.per_color] * len(b.colors) + [b.locomotives]
+        for c, k in enumerate(hand):
+            pool_counts[c] -= k
+        for c in market:
+            if c >= 0:
+                pool_counts[c] -= 1
+        for p in range(n):
+            if p != seat:
+                for c, k in enumerate(known[p]):
+                    pool_counts[c] -= k
+        self.pool = [c for c, k in enumerate(pool_counts) for _ in range(max(0, k))]
+        # tickets: opponents' from the tickets the seat has not seen
+        longs, regular = b.tickets_for(g.variant)
+        seen = set(mine) | set(offer)
+        self.free_reg = [t for t in regular if t not in seen]
+        self.free_long = [t for t in longs if t not in seen]
+        self.n_tickets = [p["tickets"] for p in players]
+        self.route_owner = [-1 if o is None else o for o in view["route_owner"]]
+        station_owner = [-1] * len(b.cities)
+        for city, owner in view.get("stations", {}).items():
+            station_owner[b.cities.index(city)] = owner
+        self.station_owner = station_owner
+
+    def sample(self, rng: random.Random) -> ttr_game.TTRGame:
+        """One world, dealt with ``rng`` (the same generator state gives the same world)."""
+        view, seat, n, b, n_cards = self.view, self.seat, self.n, self.board, self.n_cards
+        seed = rng.getrandbits(63)
+        g = self.template.clone()
+        g.seed = seed
+        g._completion_memo = {}
+        known, cards = self.known, self.cards
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        hands = []
+        for p in range(n):
+            if p == seat:
+                hands.append(list(self.hand))
+                continue
+            h = list(known[p])
+            for _ in range(cards[p] - sum(h)):
+                h[pool.pop() if pool else rng.randrange(n_cards)] += 1
+            hands.append(h)
+        discard = [pool.pop() if pool else rng.randrange(b.loco) for _ in range(view["discard"])]
+        deck = [pool.pop() if pool else rng.randrange(b.loco) for _ in range(view["deck"])]
+        free_reg = self.free_reg[:]
+        free_long = self.free_long[:]
+        rng.shuffle(free_reg)
+        rng.shuffle(free_long)
+        n_tickets = self.n_tickets
+        # the ticket deck's size is fixed, so opponents hold long tickets when the regular ones cannot fill
+        # both the deck and their hands; otherwise each holds one with even odds
+        opponents = [p for p in range(n) if p != seat and n_tickets[p]]
+        short = view["ticket_deck"] + sum(n_tickets[p] for p in opponents) - len(free_reg)
+        held: list[list[int]] = [list(self.mine) if p == seat else [] for p in range(n)]
+        for p in sorted(opponents, key=lambda _: rng.random()):
+            if free_long and (short > 0 or rng.random() < 0.5):
+                held[p].append(free_long.pop())
+                short -= 1
+        for p in opponents:
+            while len(held[p]) < n_tickets[p] and free_reg:
+                held[p].append(free_reg.pop())
+        players = view["players"]
+        s = g.state
+        s.hands = hands
+        s.deck = deck
+        s.discard = discard
+        s.market = self.market[:]
+        s.wagons = [p["wagons"] for p in players]
+        s.stations_left = [p.get("stations_left", 0) for p in players]
+        s.station_owner = self.station_owner[:]
+        s.route_owner = self.route_owner[:]
+        s.route_points = [p["route_points"] for p in players]
+        s.tickets = held
+        s.ticket_deck = free_reg[: view["ticket_deck"]]
+        s.offers = [[] for _ in range(n)]
+        s.initial_pending = []
+        s.set_aside = []
+        s.deal_step = 0
+        s.phase = MAIN
+        s.current = view["current_player"]
+        s.first = view.get("first_player", 0)
+        s.turn = view.get("turn", 0)
+        left = view.get("final_turns_left")
+        s.final_turns = -1 if left is None else left
+        s.passes = 0
+        s.tunnel = None
+        s.last_reveal = []
+        s.rng = Rng(rng.getrandbits(64))
+        g.rules.resync(s)
+        g._legal = None
+        return g
