@@ -108,3 +108,25 @@ def test_sample_from_view_rebuilds_a_turn_start_and_refuses_other_phases() -> No
     for key in ("hand", "market", "deck", "discard", "ticket_deck", "route_owner", "stations", "tickets", "turn"):
         assert mine[key] == real[key], key
     assert sorted(map(str, world.legal_actions())) == sorted(map(str, g.legal_actions()))
+
+
+def test_a_view_sampler_draws_the_worlds_of_sample_from_view_whatever_was_played_in_the_last() -> None:
+    """The sampler reads the view once and copies one game per world: a world played on changes nothing
+    of the next, and each equals what sample_from_view deals from the same generator."""
+    g, _ = random_game("ttr-europe", None, 3, 8, 0)
+    rnd = random.Random(8)
+    while not (g.phase == MAIN and len(g.moves) > 40):
+        legal = g.legal_actions()
+        g.apply(legal[rnd.randrange(len(legal))])
+    view = g.view(g.current_player)
+    sampler = belief.ViewSampler(view)
+    for k in range(5):
+        world = sampler.sample(random.Random(k))
+        fresh = belief.sample_from_view(view, random.Random(k))
+        assert world.state == fresh.state and world.seed == fresh.seed and world.setup() == fresh.setup()
+        assert world.moves == [] and world.state is not fresh.state
+        for _ in range(30):  # play the world on: the sampler's game and lists must not notice
+            if world.is_over:
+                break
+            legal = world.legal_actions()
+            world.apply(legal[rnd.randrange(len(legal))])

@@ -11,6 +11,7 @@ Nothing here ever touches a game object.
 from __future__ import annotations
 
 import heapq
+from array import array
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -192,6 +193,81 @@ def route_usable(owner: list[int], twins: tuple[int, ...], r: int, p: int, close
 
 
 # ---------------------------------------------------------------------- planning
+@cython.cclass
+class Frontier:
+    """Dijkstra's queue: ``(distance, node)`` pairs, the smallest first (equal distances: the lower node),
+    the order ``heapq`` gives the same pairs as tuples. Compiled, a binary heap over two C arrays of
+    ``capacity`` places; interpreted, ``heapq`` itself."""
+
+    keys = cython.declare(cython.double[::1])
+    nodes = cython.declare(cython.int[::1])
+    heap = cython.declare(list)  # interpreted: (distance, node) tuples
+    size = cython.declare(cython.Py_ssize_t, visibility="readonly")  # pairs in the queue
+    key = cython.declare(cython.double, visibility="readonly")  # the distance of the pair popped last
+
+    def __init__(self, capacity: int) -> None:
+        self.size = 0
+        self.key = 0.0
+        if cython.compiled:
+            self.keys = array("d", bytes(8 * capacity))
+            self.nodes = array("i", bytes(4 * capacity))
+        else:
+            self.heap = []
+
+    @cython.ccall
+    @cython.locals(key=cython.double, node=cython.int, i=cython.Py_ssize_t, up=cython.Py_ssize_t)
+    def push(self, key: float, node: int) -> None:
+        if not cython.compiled:
+            heapq.heappush(self.heap, (key, node))
+            self.size += 1
+            return
+        i = self.size
+        self.size += 1
+        while i > 0:  # move the hole up past every parent that comes after the new pair
+            up = (i - 1) >> 1
+            if self.keys[up] < key or (self.keys[up] == key and self.nodes[up] < node):
+                break
+            self.keys[i] = self.keys[up]
+            self.nodes[i] = self.nodes[up]
+            i = up
+        self.keys[i] = key
+        self.nodes[i] = node
+
+    @cython.ccall
+    @cython.returns(cython.int)
+    @cython.locals(key=cython.double, node=cython.int, i=cython.Py_ssize_t, child=cython.Py_ssize_t,
+                   n=cython.Py_ssize_t, top=cython.int)
+    def pop(self) -> int:
+        """The node of the smallest pair, taken out (its distance is ``key``)."""
+        if not cython.compiled:
+            self.key, top = heapq.heappop(self.heap)
+            self.size -= 1
+            return top
+        top = self.nodes[0]
+        self.key = self.keys[0]
+        self.size -= 1
+        n = self.size
+        key = self.keys[n]  # the last pair fills the hole at the root, moved down past smaller children
+        node = self.nodes[n]
+        i = 0
+        while True:
+            child = 2 * i + 1
+            if child >= n:
+                break
+            if child + 1 < n and (self.keys[child + 1] < self.keys[child] or (
+                    self.keys[child + 1] == self.keys[child] and self.nodes[child + 1] < self.nodes[child])):
+                child += 1
+            if key < self.keys[child] or (key == self.keys[child] and node < self.nodes[child]):
+                break
+            self.keys[i] = self.keys[child]
+            self.nodes[i] = self.nodes[child]
+            i = child
+        self.keys[i] = key
+        self.nodes[i] = node
+        return top
+
+
+
 @dataclass
 class Plan:
     routes: list[int]  # free routes still to claim (in ticket order)
@@ -248,7 +324,7 @@ class Planner:
         self.own_station_cities = [city for city, holder in enumerate(obs.station_owner) if holder == me]
 
     @cython.locals(a=cython.int, b=cython.int, allow_borrow=cython.bint, adj=list, cost=list, borrowable=list,
-                   edge=list, dist=list, prev_node=list, prev_route=list, heap=list, sp=cython.double,
+                   edge=list, dist=list, prev_node=list, prev_route=list, frontier=Frontier, sp=cython.double,
                    d=cython.double, c=cython.double, nd=cython.double, node=cython.int, u=cython.int,
                    s=cython.int, ns=cython.int, nxt=cython.int, v=cython.int, r=cython.int, borrowed=cython.int)
     def path(self, a: int, b: int, extra_free: set[int], allow_borrow: bool) -> tuple[float, list[int], int] | None:
@@ -273,10 +349,11 @@ class Planner:
         prev_route = [-1] * size
         node = 2 * a
         dist[node] = 0.0
-        heap = [(0.0, node)]
-        pop, push = heapq.heappop, heapq.heappush
-        while heap:
-            d, node = pop(heap)
+        frontier = Frontier(4 * len(cost) + 1)  # a search pushes at most once per route, lane and flag, and the start
+        frontier.push(0.0, node)
+        while frontier.size:
+            node = frontier.pop()
+            d = frontier.key
             if d > dist[node]:
                 continue
             u, s = node >> 1, node & 1
@@ -306,7 +383,7 @@ class Planner:
                     dist[nxt] = nd
                     prev_node[nxt] = node
                     prev_route[nxt] = r
-                    push(heap, (nd, nxt))
+                    frontier.push(nd, nxt)
         return None
 
     def _station_free(self) -> set[int]:
