@@ -81,7 +81,7 @@ def search_positions(game: str, n: int, seed: int, bot: Any) -> list[tuple[dict[
 
     while not g.is_over:
         p = g.current_player
-        view = g.view(p, log_tail=0)
+        view = g.view(p)  # what a bot is given: the whole public log (its world sampler reads it)
         legal = g.legal_actions()
         if g.phase == "main" and len(legal) > 1 and bot.turns_left(Obs.from_view(view)) <= bot.endgame:
             obs = Obs.from_view(view)
