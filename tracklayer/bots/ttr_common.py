@@ -225,7 +225,7 @@ class Frontier:
         self.size += 1
         while i > 0:  # move the hole up past every parent that comes after the new pair
             up = (i - 1) >> 1
-            if self.keys[up] < key or (self.keys[up] == key and self.nodes[up] < node):
+            if _less(self.keys[up], self.nodes[up], key, node):
                 break
             self.keys[i] = self.keys[up]
             self.nodes[i] = self.nodes[up]
@@ -254,10 +254,10 @@ class Frontier:
             child = 2 * i + 1
             if child >= n:
                 break
-            if child + 1 < n and (self.keys[child + 1] < self.keys[child] or (
-                    self.keys[child + 1] == self.keys[child] and self.nodes[child + 1] < self.nodes[child])):
+            if child + 1 < n and _less(self.keys[child + 1], self.nodes[child + 1], self.keys[child],
+                                       self.nodes[child]):
                 child += 1
-            if key < self.keys[child] or (key == self.keys[child] and node < self.nodes[child]):
+            if _less(key, node, self.keys[child], self.nodes[child]):
                 break
             self.keys[i] = self.keys[child]
             self.nodes[i] = self.nodes[child]
@@ -266,6 +266,14 @@ class Frontier:
         self.nodes[i] = node
         return top
 
+
+@cython.cfunc
+@cython.inline
+@cython.returns(cython.bint)
+@cython.locals(a_key=cython.double, a_node=cython.int, b_key=cython.double, b_node=cython.int)
+def _less(a_key: float, a_node: int, b_key: float, b_node: int) -> bool:
+    """Whether the pair ``(a_key, a_node)`` comes before ``(b_key, b_node)``: as Python compares the tuples."""
+    return a_key < b_key or (a_key == b_key and a_node < b_node)
 
 
 @dataclass

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from tracklayer.ttr.actions import ActionTable
     from tracklayer.ttr.board import Board, Variant
 
+
 def _table(kind: str, values: Iterable[int]) -> Any:
     """A board table of small ints: compiled, an ``array`` (its ``legal.pxd`` field is a C array over it);
     interpreted, a list, which Python indexes faster."""
