@@ -191,17 +191,16 @@ def engine_info() -> dict[str, Any]:
     compiled: list[str] = []
     interpreted: list[str] = []
     finder = next((f for f in sys.meta_path if isinstance(f, _EngineFinder)), None)
-    stale: list[str] = []
+    # whether imports load the compiled modules at all (the finder's decision for the whole engine; it also
+    # lists the stale modules)
+    usable = finder is not None and not finder.interpreted and not finder._mixed(_PACKAGE_DIR.parent)
     for name in COMPILED_MODULES:
         module = sys.modules.get(name)
         if module is not None:  # loaded: what was loaded
             native = isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader)
         else:  # not loaded (the RL codecs need the optional extras): what an import would load
-            source = _source_path(name, _PACKAGE_DIR.parent)
-            state = "missing" if finder is None else finder.extension_state(name, source)
-            native = state == "fresh" and finder is not None and not finder.interpreted and not finder.mixed
-            if state == "stale":
-                stale.append(name)
+            native = usable and finder is not None and \
+                finder.extension_state(name, _source_path(name, _PACKAGE_DIR.parent)) == "fresh"
         (compiled if native else interpreted).append(name)
     if not interpreted:
         build, reason = "compiled", ""
@@ -209,9 +208,8 @@ def engine_info() -> dict[str, Any]:
         build = "partial" if compiled else "interpreted"
         if finder is not None and finder.interpreted:
             reason = f"{ENV_INTERPRETED} is set"
-        elif finder is not None and (finder.stale or stale):
-            reason = "compiled modules are older than their source: " + ", ".join(dict.fromkeys([*finder.stale,
-                                                                                                *stale]))
+        elif finder is not None and finder.stale:
+            reason = "compiled modules are older than their source: " + ", ".join(finder.stale)
         elif finder is not None and finder.mixed:
             reason = "only some engine modules are compiled: pip install . with gcc to compile them all"
         else:
